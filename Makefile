@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# vroce: build, install, test.
+#
+#   make                 build vroce.ko for KDIR (see below)
+#   make KDIR=/path      build against another kernel tree
+#   make W=1 / C=1       extra warnings / sparse, passed to kbuild
+#   make install         install into /lib/modules/<release>/extra
+#   make demo            set up, boot a VM, create vroce0, run verbs tools
+#   make check           set up and run every test scenario on 6.1 and 6.12
+#   make lint            checkpatch --strict on the module sources
+#
+# KDIR defaults to the running kernel's build tree when it exists, else the
+# newest Debian 6.12 headers that ci/setup.sh installs.  Objects go to
+# build/<kernel release>/, so builds for several kernels coexist.
+
+SRC := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+CACHE ?= $(or $(VROCE_CACHE),$(HOME)/.cache/vroce)
+
+RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
+NEWEST_612 := $(lastword $(sort $(wildcard /usr/src/linux-headers-6.12.*-amd64)))
+KDIR ?= $(if $(wildcard $(RUNNING_KDIR)/Makefile),$(RUNNING_KDIR),$(NEWEST_612))
+
+# The release the kernel reports (uname -r); Debian's 6.1 headers carry the
+# upstream version in kernel.release, so read the real one.
+KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+BUILD = $(SRC)/build/$(KREL)
+
+MODULE_SRCS := Kbuild $(wildcard drivers/vroce/*.[ch] drivers/vroce/probes/*)
+
+.PHONY: all modules modules-all install clean demo check lint setup bench
+
+all: modules
+
+modules:
+	@test -n "$(KDIR)" -a -f "$(KDIR)/Makefile" || \
+		{ echo "no kernel tree: run ci/setup.sh or pass KDIR=" >&2; exit 1; }
+	@mkdir -p $(BUILD)
+	@rsync -a --delete --exclude tests/ $(SRC)/Kbuild $(SRC)/drivers $(SRC)/uapi $(BUILD)/
+	@mkdir -p $(BUILD)/generated
+	@$(SRC)/drivers/vroce/probes/run-probes.sh $(KDIR) \
+		$(SRC)/drivers/vroce/probes $(BUILD)/generated/compat-generated.h
+	$(MAKE) -C $(KDIR) M=$(BUILD) modules
+	@ln -sf build/$(KREL)/vroce.ko $(SRC)/vroce.ko
+	@echo "built $(BUILD)/vroce.ko"
+
+# Both kernels the test suite boots (names resolved by ci/setup.sh).
+modules-all:
+	@. $(CACHE)/kernels.env && \
+	for k in $$VROCE_K61 $$VROCE_K612; do \
+		$(MAKE) --no-print-directory modules KDIR=/usr/src/linux-headers-$$k || exit 1; \
+	done
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(BUILD) modules_install
+	depmod -a $(KREL)
+
+setup:
+	$(SRC)/ci/setup.sh
+
+demo: setup
+	$(MAKE) --no-print-directory modules-all
+	$(SRC)/ci/demo.sh
+
+check: setup
+	$(MAKE) --no-print-directory modules-all
+	$(SRC)/ci/run-tests.sh
+
+lint:
+	$(SRC)/ci/lint.sh
+
+clean:
+	rm -rf $(SRC)/build $(SRC)/vroce.ko

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vroce module: load and unload, the "vroce" rdma link type, the device
+ * ops table, and the netdev notifier that ties each device to its netdev.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/if_arp.h>
+#include <linux/if_vlan.h>
+#include <linux/module.h>
+#include <rdma/rdma_netlink.h>
+
+#include "vroce.h"
+
+/* Serialises "one device per netdev" check and registration in newlink. */
+static DEFINE_MUTEX(vroce_newlink_lock);
+
+static void vroce_dealloc_driver(struct ib_device *ibdev)
+{
+	struct vroce_dev *vdev = to_vroce_dev(ibdev);
+
+	vroce_parent_del(vdev);
+	vroce_net_put(dev_net(vdev->ndev));
+	netdev_put(vdev->ndev, &vdev->ndev_tracker);
+}
+
+const struct ib_device_ops vroce_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_RXE,
+	.uverbs_abi_ver = VROCE_UVERBS_ABI_VERSION,
+
+	.alloc_ucontext = vroce_alloc_ucontext,
+	.dealloc_driver = vroce_dealloc_driver,
+	.dealloc_ucontext = vroce_dealloc_ucontext,
+	.get_port_immutable = vroce_get_port_immutable,
+	.query_device = vroce_query_device,
+	.query_pkey = vroce_query_pkey,
+	.query_port = vroce_query_port,
+
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, vroce_ucontext, ibuc),
+};
+
+static int vroce_check_netdev(struct net_device *ndev)
+{
+	struct ib_device *other;
+
+	/*
+	 * RoCE carries VLANs in the GID table of the device on the real
+	 * netdev; a second device on a VLAN would answer the same packets.
+	 */
+	if (is_vlan_dev(ndev))
+		return -EOPNOTSUPP;
+	if (ndev->type != ARPHRD_ETHER || ndev->addr_len != ETH_ALEN)
+		return -EINVAL;
+
+	other = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
+	if (other) {
+		ib_device_put(other);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+static int vroce_register(const char *name, struct net_device *ndev)
+{
+	struct vroce_dev *vdev;
+	struct ib_device *ibdev;
+	int err;
+
+	err = vroce_net_get(dev_net(ndev));
+	if (err)
+		return err;
+
+	vdev = ib_alloc_device(vroce_dev, ibdev);
+	if (!vdev) {
+		err = -ENOMEM;
+		goto put_net;
+	}
+	ibdev = &vdev->ibdev;
+	vdev->ndev = ndev;
+	netdev_hold(ndev, &vdev->ndev_tracker, GFP_KERNEL);
+
+	ibdev->node_type = RDMA_NODE_IB_CA;
+	ibdev->phys_port_cnt = 1;
+	ibdev->num_comp_vectors = num_possible_cpus();
+	ibdev->local_dma_lkey = 0;
+	ibdev->node_guid = (__force __be64)vroce_guid_from_mac(ndev->dev_addr);
+	snprintf(ibdev->node_desc, sizeof(ibdev->node_desc), "vroce %s",
+		 netdev_name(ndev));
+	/* librxe rings its send doorbell and arms CQs with write commands. */
+	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
+				  BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
+
+	/* The first ops set win: implemented verbs before placeholders. */
+	ib_set_device_ops(ibdev, &vroce_dev_ops);
+	ib_set_device_ops(ibdev, &vroce_unsupported_ops);
+
+	vroce_port_init(vdev);
+	err = ib_device_set_netdev(ibdev, ndev, 1);
+	if (err)
+		goto free_dev;
+	err = vroce_parent_add(vdev);
+	if (err)
+		goto free_dev;
+
+	/* No DMA device: ib_core gives the device virtual DMA. */
+	err = ib_register_device(ibdev, name, NULL);
+	if (err)
+		goto del_parent;
+	return 0;
+
+del_parent:
+	vroce_parent_del(vdev);
+free_dev:
+	netdev_put(ndev, &vdev->ndev_tracker);
+	ib_dealloc_device(ibdev);
+put_net:
+	vroce_net_put(dev_net(ndev));
+	return err;
+}
+
+static int vroce_newlink(const char *name, struct net_device *ndev)
+{
+	int err;
+
+	mutex_lock(&vroce_newlink_lock);
+	err = vroce_check_netdev(ndev);
+	if (!err)
+		err = vroce_register(name, ndev);
+	mutex_unlock(&vroce_newlink_lock);
+	return err;
+}
+
+static struct rdma_link_ops vroce_link_ops = {
+	.type = VROCE_DRV_NAME,
+	.newlink = vroce_newlink,
+};
+
+static int vroce_netdev_event(struct notifier_block *nb, unsigned long event,
+			      void *ptr)
+{
+	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
+	struct ib_device *ibdev;
+	struct vroce_dev *vdev;
+
+	ibdev = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
+	if (!ibdev)
+		return NOTIFY_DONE;
+	vdev = to_vroce_dev(ibdev);
+
+	switch (event) {
+	case NETDEV_UNREGISTER:
+		/* Also sent when the netdev leaves for another namespace. */
+		ib_unregister_device_queued(ibdev);
+		break;
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+	case NETDEV_CHANGEMTU:
+		vroce_port_update(vdev);
+		break;
+	case NETDEV_CHANGENAME:
+		vroce_parent_rename(vdev);
+		break;
+	default:
+		break;
+	}
+	ib_device_put(ibdev);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block vroce_netdev_nb = {
+	.notifier_call = vroce_netdev_event,
+};
+
+/*
+ * rdma_rxe speaks the same user ABI under the same driver id and casts
+ * every RDMA_DRIVER_RXE device to its own type: it must not load while we
+ * are here.  The other order is caught in vroce_init().
+ */
+static int vroce_module_event(struct notifier_block *nb, unsigned long event,
+			      void *data)
+{
+	struct module *mod = data;
+
+	if (event != MODULE_STATE_COMING || strcmp(mod->name, "rdma_rxe"))
+		return NOTIFY_DONE;
+	pr_warn_ratelimited("refusing to load rdma_rxe: it cannot run beside vroce (rmmod vroce first)\n");
+	return notifier_from_errno(-EBUSY);
+}
+
+static struct notifier_block vroce_module_nb = {
+	.notifier_call = vroce_module_event,
+};
+
+static int __init vroce_init(void)
+{
+	int err;
+
+	err = vroce_net_init();
+	if (err == -EADDRINUSE) {
+		pr_err("UDP port %d is taken (is rdma_rxe loaded?): vroce cannot run beside rdma_rxe, unload it first\n",
+		       VROCE_ROCE_V2_PORT);
+		return -EBUSY;
+	}
+	if (err)
+		return err;
+
+	err = register_module_notifier(&vroce_module_nb);
+	if (err)
+		goto net_exit;
+	err = vroce_parent_class_init();
+	if (err)
+		goto module_nb;
+	err = register_netdevice_notifier(&vroce_netdev_nb);
+	if (err)
+		goto parent_exit;
+	rdma_link_register(&vroce_link_ops);
+	return 0;
+
+parent_exit:
+	vroce_parent_class_exit();
+module_nb:
+	unregister_module_notifier(&vroce_module_nb);
+net_exit:
+	vroce_net_exit();
+	return err;
+}
+
+static void __exit vroce_exit(void)
+{
+	rdma_link_unregister(&vroce_link_ops);
+	unregister_netdevice_notifier(&vroce_netdev_nb);
+	/* Unregisters (and deallocates) every device we created. */
+	ib_unregister_driver(RDMA_DRIVER_RXE);
+	vroce_parent_class_exit();
+	unregister_module_notifier(&vroce_module_nb);
+	vroce_net_exit();
+}
+
+module_init(vroce_init);
+module_exit(vroce_exit);
+
+MODULE_DESCRIPTION("vroce: software RoCEv2 RDMA device");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS_RDMA_LINK(VROCE_DRV_NAME);

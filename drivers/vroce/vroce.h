@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vroce: a software RoCEv2 NIC.
+ *
+ * Every object type of the driver, the device limits and the to_vroce_*()
+ * helpers live here, so that the rest of the tree can be read one concern
+ * per file.  Each driver object embeds the ib_core object it extends and
+ * ib_core allocates it (INIT_RDMA_OBJ_SIZE), so object lifetime is owned by
+ * ib_core's uobject machinery rather than by a private pool.
+ */
+#ifndef VROCE_H
+#define VROCE_H
+
+#include <linux/device.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/spinlock.h>
+#include <rdma/ib_verbs.h>
+
+#include "compat.h"
+
+#define VROCE_DRV_NAME		"vroce"
+
+/*
+ * rdma-core's rxe provider accepts user ABI versions 1 and 2; 2 is the
+ * version the soft-RoCE kernel driver reports.
+ */
+#define VROCE_UVERBS_ABI_VERSION	2
+
+/* The IANA port of RoCEv2. */
+#define VROCE_ROCE_V2_PORT	4791
+
+/* Device limits reported by query_device (see port.c for their use). */
+#define VROCE_MAX_QP		0x10000
+#define VROCE_MAX_QP_WR		0x4000
+#define VROCE_MAX_SGE		32
+#define VROCE_MAX_SGE_RD	32
+#define VROCE_MAX_CQ		0x4000
+#define VROCE_MAX_CQE		0x10000
+#define VROCE_MAX_MR		0x10000
+#define VROCE_MAX_MW		0x10000
+#define VROCE_MAX_PD		0x10000
+#define VROCE_MAX_SRQ		0x4000
+#define VROCE_MAX_SRQ_WR	0x4000
+#define VROCE_MAX_SRQ_SGE	27
+#define VROCE_MAX_AH		0x10000
+#define VROCE_MAX_QP_RD_ATOM	128
+#define VROCE_MAX_RES_RD_ATOM	0x3f000
+#define VROCE_MAX_MCAST_GRP	8192
+#define VROCE_MAX_MCAST_QP_ATTACH 56
+#define VROCE_MAX_INLINE_DATA	400
+#define VROCE_MAX_MSG_SIZE	0x80000000U
+#define VROCE_MAX_MR_SIZE	(~0ULL)
+#define VROCE_MAX_PKEYS		1
+#define VROCE_GID_TBL_LEN	1024
+#define VROCE_PAGE_SIZE_CAP	0xfffff000ULL
+#define VROCE_VENDOR_ID		0xffffff
+#define VROCE_LOCAL_CA_ACK_DELAY 15
+
+/**
+ * struct vroce_dev - one vroce RDMA device, bound to one Ethernet netdev
+ * @ibdev: the ib_core device; must stay first (ib_alloc_device)
+ * @ndev: the netdev we sit on; a tracked reference is held from newlink to
+ *	dealloc_driver, so the pointer is stable for the device's lifetime
+ * @ndev_tracker: reference tracker for @ndev
+ * @parent: sysfs parent of @ibdev: gives the device a "device/net/<ndev>"
+ *	directory like a PCI RoCE function, without a modalias that a
+ *	hardware provider could match.  Allocated on its own: @ibdev's
+ *	struct device drops its parent reference after freeing this struct
+ * @parent_net: the "net" directory under @parent, holding a link to @ndev
+ * @parent_id: instance number in the parent device's name
+ * @port_lock: protects @port_state and @port_mtu against concurrent netdev
+ *	events and queries
+ * @port_state: last port state dispatched to ib_core
+ * @port_mtu: active IB MTU derived from the netdev MTU
+ */
+struct vroce_dev {
+	struct ib_device ibdev;
+	struct net_device *ndev;
+	netdevice_tracker ndev_tracker;
+
+	struct device *parent;
+	struct kobject *parent_net;
+	int parent_id;
+
+	spinlock_t port_lock;
+	enum ib_port_state port_state;
+	enum ib_mtu port_mtu;
+};
+
+/**
+ * struct vroce_ucontext - per-process context
+ * @ibuc: the ib_core user context
+ */
+struct vroce_ucontext {
+	struct ib_ucontext ibuc;
+};
+
+static inline struct vroce_dev *to_vroce_dev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct vroce_dev, ibdev);
+}
+
+static inline struct vroce_ucontext *to_vroce_uc(struct ib_ucontext *ibuc)
+{
+	return container_of(ibuc, struct vroce_ucontext, ibuc);
+}
+
+#define vroce_dbg(vdev, fmt, ...) \
+	ibdev_dbg(&(vdev)->ibdev, "%s: " fmt, __func__, ##__VA_ARGS__)
+
+/* main.c */
+extern const struct ib_device_ops vroce_dev_ops;
+
+/* port.c */
+int vroce_query_device(struct ib_device *ibdev, struct ib_device_attr *attr,
+		       struct ib_udata *udata);
+int vroce_query_port(struct ib_device *ibdev, u32 port_num,
+		     struct ib_port_attr *attr);
+int vroce_get_port_immutable(struct ib_device *ibdev, u32 port_num,
+			     struct ib_port_immutable *immutable);
+int vroce_query_pkey(struct ib_device *ibdev, u32 port_num, u16 index,
+		     u16 *pkey);
+void vroce_port_init(struct vroce_dev *vdev);
+void vroce_port_update(struct vroce_dev *vdev);
+u64 vroce_guid_from_mac(const u8 *mac);
+
+/* parent.c */
+int vroce_parent_add(struct vroce_dev *vdev);
+void vroce_parent_del(struct vroce_dev *vdev);
+void vroce_parent_rename(struct vroce_dev *vdev);
+int vroce_parent_class_init(void);
+void vroce_parent_class_exit(void);
+
+/* net.c */
+int vroce_net_init(void);
+void vroce_net_exit(void);
+int vroce_net_get(struct net *net);
+void vroce_net_put(struct net *net);
+
+/* verbs.c */
+int vroce_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata);
+void vroce_dealloc_ucontext(struct ib_ucontext *ibuc);
+extern const struct ib_device_ops vroce_unsupported_ops;
+
+#endif /* VROCE_H */
