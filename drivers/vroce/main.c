@@ -29,14 +29,23 @@ const struct ib_device_ops vroce_dev_ops = {
 	.driver_id = RDMA_DRIVER_RXE,
 	.uverbs_abi_ver = VROCE_UVERBS_ABI_VERSION,
 
+	.alloc_pd = vroce_alloc_pd,
 	.alloc_ucontext = vroce_alloc_ucontext,
 	.dealloc_driver = vroce_dealloc_driver,
+	.dealloc_pd = vroce_dealloc_pd,
 	.dealloc_ucontext = vroce_dealloc_ucontext,
+	.get_link_layer = vroce_get_link_layer,
 	.get_port_immutable = vroce_get_port_immutable,
 	.query_device = vroce_query_device,
 	.query_pkey = vroce_query_pkey,
 	.query_port = vroce_query_port,
 
+	INIT_RDMA_OBJ_SIZE(ib_ah, vroce_ah, ibah),
+	INIT_RDMA_OBJ_SIZE(ib_cq, vroce_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_mw, vroce_mw, ibmw),
+	INIT_RDMA_OBJ_SIZE(ib_pd, vroce_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, vroce_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_srq, vroce_srq, ibsrq),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, vroce_ucontext, ibuc),
 };
 

@@ -27,7 +27,7 @@
  * @rx_unhandled: packets received before the transport could take them
  */
 struct vroce_netns {
-	struct mutex lock;
+	struct mutex lock; /* socket creation and teardown */
 	struct socket *sk4;
 	struct socket *sk6;
 	atomic64_t rx_unhandled;

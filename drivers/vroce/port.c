@@ -186,6 +186,21 @@ int vroce_get_port_immutable(struct ib_device *ibdev, u32 port_num,
 }
 
 /**
+ * vroce_get_link_layer() - RoCE runs on Ethernet
+ * @ibdev: the device
+ * @port_num: always 1
+ *
+ * Without this op ib_core derives InfiniBand from the node type.
+ *
+ * Return: IB_LINK_LAYER_ETHERNET.
+ */
+enum rdma_link_layer vroce_get_link_layer(struct ib_device *ibdev,
+					  u32 port_num)
+{
+	return IB_LINK_LAYER_ETHERNET;
+}
+
+/**
  * vroce_query_pkey() - the one default P_Key
  * @ibdev: the device
  * @port_num: always 1

@@ -26,13 +26,39 @@ void vroce_dealloc_ucontext(struct ib_ucontext *ibuc)
 {
 }
 
-static int vroce_no_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
+/**
+ * vroce_alloc_pd() - allocate a protection domain
+ * @ibpd: allocated and zeroed by ib_core
+ * @udata: the rxe ABI passes no driver data here
+ *
+ * A PD is only a name that other objects are checked against; its only
+ * state is the device-wide count a real NIC would run out of.
+ *
+ * Return: 0, or -ENOMEM past VROCE_MAX_PD.
+ */
+int vroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
-	return -EOPNOTSUPP;
+	struct vroce_dev *vdev = to_vroce_dev(ibpd->device);
+
+	if (atomic_inc_return(&vdev->num_pds) > VROCE_MAX_PD) {
+		atomic_dec(&vdev->num_pds);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
-static int vroce_no_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata)
+/**
+ * vroce_dealloc_pd() - free a protection domain
+ * @ibpd: freed by ib_core after this returns
+ * @udata: unused
+ *
+ * Return: 0.
+ */
+int vroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
+	struct vroce_dev *vdev = to_vroce_dev(ibpd->device);
+
+	atomic_dec(&vdev->num_pds);
 	return 0;
 }
 
@@ -118,8 +144,6 @@ static int vroce_no_dereg_mr(struct ib_mr *mr, struct ib_udata *udata)
  * were.
  */
 const struct ib_device_ops vroce_unsupported_ops = {
-	.alloc_pd = vroce_no_alloc_pd,
-	.dealloc_pd = vroce_no_dealloc_pd,
 	.create_qp = vroce_no_create_qp,
 	.modify_qp = vroce_no_modify_qp,
 	.destroy_qp = vroce_no_destroy_qp,

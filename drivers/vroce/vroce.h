@@ -17,18 +17,16 @@
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 
+#include <rdma/vroce-abi.h>
+
 #include "compat.h"
 
-#define VROCE_DRV_NAME		"vroce"
-
 /*
- * rdma-core's rxe provider accepts user ABI versions 1 and 2; 2 is the
- * version the soft-RoCE kernel driver reports.
+ * Module and link type name.  The user ABI version is the rxe one: rdma-core's
+ * rxe provider accepts versions 1 and 2.
  */
-#define VROCE_UVERBS_ABI_VERSION	2
-
-/* The IANA port of RoCEv2. */
-#define VROCE_ROCE_V2_PORT	4791
+#define VROCE_DRV_NAME		VROCE_LINK_TYPE
+#define VROCE_ROCE_V2_PORT	VROCE_UDP_PORT
 
 /* Device limits reported by query_device (see port.c for their use). */
 #define VROCE_MAX_QP		0x10000
@@ -73,6 +71,7 @@
  *	events and queries
  * @port_state: last port state dispatched to ib_core
  * @port_mtu: active IB MTU derived from the netdev MTU
+ * @num_pds: protection domains allocated, bounded by VROCE_MAX_PD
  */
 struct vroce_dev {
 	struct ib_device ibdev;
@@ -83,9 +82,11 @@ struct vroce_dev {
 	struct kobject *parent_net;
 	int parent_id;
 
-	spinlock_t port_lock;
+	spinlock_t port_lock; /* port_state, port_mtu */
 	enum ib_port_state port_state;
 	enum ib_mtu port_mtu;
+
+	atomic_t num_pds;
 };
 
 /**
@@ -94,6 +95,38 @@ struct vroce_dev {
  */
 struct vroce_ucontext {
 	struct ib_ucontext ibuc;
+};
+
+/**
+ * struct vroce_pd - protection domain
+ * @ibpd: the ib_core PD
+ */
+struct vroce_pd {
+	struct ib_pd ibpd;
+};
+
+/*
+ * Objects whose verbs are not implemented yet.  ib_core allocates them
+ * with the sizes given in the ops table, so they exist as types already.
+ */
+struct vroce_cq {
+	struct ib_cq ibcq;
+};
+
+struct vroce_qp {
+	struct ib_qp ibqp;
+};
+
+struct vroce_srq {
+	struct ib_srq ibsrq;
+};
+
+struct vroce_ah {
+	struct ib_ah ibah;
+};
+
+struct vroce_mw {
+	struct ib_mw ibmw;
 };
 
 static inline struct vroce_dev *to_vroce_dev(struct ib_device *ibdev)
@@ -119,6 +152,8 @@ int vroce_query_port(struct ib_device *ibdev, u32 port_num,
 		     struct ib_port_attr *attr);
 int vroce_get_port_immutable(struct ib_device *ibdev, u32 port_num,
 			     struct ib_port_immutable *immutable);
+enum rdma_link_layer vroce_get_link_layer(struct ib_device *ibdev,
+					  u32 port_num);
 int vroce_query_pkey(struct ib_device *ibdev, u32 port_num, u16 index,
 		     u16 *pkey);
 void vroce_port_init(struct vroce_dev *vdev);
@@ -139,6 +174,8 @@ int vroce_net_get(struct net *net);
 void vroce_net_put(struct net *net);
 
 /* verbs.c */
+int vroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
+int vroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
 int vroce_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata);
 void vroce_dealloc_ucontext(struct ib_ucontext *ibuc);
 extern const struct ib_device_ops vroce_unsupported_ops;

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# vroce-specific helpers for scenarios; source after common.sh.
+
+# vt_sys DEV: the device's sysfs directory.
+vt_sys() { echo "/sys/class/infiniband/$1"; }
+
+# vt_link_add NAME NETDEV [NETNS]: create a vroce device, waiting until
+# ib_core shows it.  Fails the scenario on error.
+vt_link_add() {
+	local ns=()
+	[ -n "${3:-}" ] && ns=(ip netns exec "$3")
+	"${ns[@]}" rdma link add "$1" type vroce netdev "$2" ||
+		vt_fail "rdma link add $1 type vroce netdev $2 ${3:+(netns $3)}"
+	vt_wait_for "[ -d $(vt_sys "$1") ]" 10 || vt_fail "$1 did not appear"
+}
+
+# vt_port_state DEV: "ACTIVE", "DOWN", ... from sysfs ("4: ACTIVE").
+vt_port_state() { sed 's/^[0-9]*: //' "$(vt_sys "$1")/ports/1/state"; }
+
+# vt_refcnt: vroce's module reference count ("" when not loaded).
+vt_refcnt() { cat /sys/module/vroce/refcnt 2>/dev/null; }
+
+# vt_expect_eq WHAT GOT WANT: fail unless GOT equals WANT.
+vt_expect_eq() {
+	[ "$2" = "$3" ] || vt_fail "$1: got '$2', want '$3'"
+}
+
+# vt_gid_of_ipv4 A.B.C.D: the IPv4-mapped GID as sysfs prints it.
+vt_gid_of_ipv4() {
+	local IFS=. a b c d
+	read -r a b c d <<<"$1"
+	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' \
+		"$a" "$b" "$c" "$d"
+}
+
+# vt_eth0_ipv4: this VM's eth0 IPv4 address (no prefix).
+vt_eth0_ipv4() {
+	ip -4 -o addr show dev eth0 | awk '{split($4, a, "/"); print a[1]; exit}'
+}
+
+# vt_klog_mark / vt_klog_since_mark: kernel log lines printed after the
+# mark (never clear the log: the runner reads it to catch warnings).
+vt_klog_mark() {
+	VT_KLOG_MARK="vroce-test-mark-$$-$RANDOM"
+	echo "$VT_KLOG_MARK" >/dev/kmsg
+}
+vt_klog_since_mark() {
+	dmesg | sed -n "/$VT_KLOG_MARK/,\$p" | tail -n +2
+}
