@@ -24,7 +24,10 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)/Makefile),$(RUNNING_KDIR),$(NEWEST_612))
 # The release the kernel reports (uname -r); Debian's 6.1 headers carry the
 # upstream version in kernel.release, so read the real one.
 KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
-BUILD = $(SRC)/build/$(KREL)
+# BUILDDIR: where per-kernel build trees go (several builders at once each
+# take their own).
+BUILDDIR ?= $(SRC)/build
+BUILD = $(BUILDDIR)/$(KREL)
 
 MODULE_SRCS := Kbuild $(wildcard drivers/vroce/*.[ch] drivers/vroce/probes/*)
 
@@ -41,7 +44,7 @@ modules:
 	@$(SRC)/drivers/vroce/probes/run-probes.sh $(KDIR) \
 		$(SRC)/drivers/vroce/probes $(BUILD)/generated/compat-generated.h
 	$(MAKE) -C $(KDIR) M=$(BUILD) modules
-	@ln -sf build/$(KREL)/vroce.ko $(SRC)/vroce.ko
+	@[ "$(BUILDDIR)" != "$(SRC)/build" ] || ln -sf build/$(KREL)/vroce.ko $(SRC)/vroce.ko
 	@echo "built $(BUILD)/vroce.ko"
 
 # Both kernels the test suite boots (names resolved by ci/setup.sh).

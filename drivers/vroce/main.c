@@ -20,6 +20,10 @@ static void vroce_dealloc_driver(struct ib_device *ibdev)
 	struct vroce_dev *vdev = to_vroce_dev(ibdev);
 
 	vroce_parent_del(vdev);
+	xa_destroy(&vdev->qps);
+	xa_destroy(&vdev->mem_keys);
+	xa_destroy(&vdev->ahs);
+	xa_destroy(&vdev->srqs);
 	vroce_net_put(dev_net(vdev->ndev));
 	netdev_put(vdev->ndev, &vdev->ndev_tracker);
 }
@@ -47,6 +51,7 @@ const struct ib_device_ops vroce_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_qp, vroce_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_srq, vroce_srq, ibsrq),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, vroce_ucontext, ibuc),
+	/* Each object file adds its verbs through its own ops table. */
 };
 
 static int vroce_check_netdev(struct net_device *ndev)
@@ -102,7 +107,17 @@ static int vroce_register(const char *name, struct net_device *ndev)
 
 	/* The first ops set win: implemented verbs before placeholders. */
 	ib_set_device_ops(ibdev, &vroce_dev_ops);
+	ib_set_device_ops(ibdev, &vroce_ah_ops);
+	ib_set_device_ops(ibdev, &vroce_cq_ops);
+	ib_set_device_ops(ibdev, &vroce_mr_ops);
+	ib_set_device_ops(ibdev, &vroce_qp_ops);
+	ib_set_device_ops(ibdev, &vroce_srq_ops);
 	ib_set_device_ops(ibdev, &vroce_unsupported_ops);
+
+	xa_init_flags(&vdev->qps, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&vdev->mem_keys, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&vdev->ahs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&vdev->srqs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 
 	vroce_port_init(vdev);
 	err = ib_device_set_netdev(ibdev, ndev, 1);

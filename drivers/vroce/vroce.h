@@ -20,6 +20,12 @@
 #include <rdma/vroce-abi.h>
 
 #include "compat.h"
+#include "ah.h"
+#include "cq.h"
+#include "mr.h"
+#include "qp.h"
+#include "queue.h"
+#include "srq.h"
 
 /*
  * Module and link type name.  The user ABI version is the rxe one: rdma-core's
@@ -71,7 +77,18 @@
  *	events and queries
  * @port_state: last port state dispatched to ib_core
  * @port_mtu: active IB MTU derived from the netdev MTU
- * @num_pds: protection domains allocated, bounded by VROCE_MAX_PD
+ * @qps: QP number -> struct vroce_qp; xa_lock (irq) for writers, RCU
+ *	plus a reference for lookups from the data path
+ * @next_qpn: cyclic allocation hint for @qps (QPNs 0 and 1 are special)
+ * @mem_keys: key index (key >> 8) -> struct vroce_mr or struct vroce_mw
+ *	(told apart by xa_mk_value tagging in mr.c); same locking as @qps
+ * @next_mem_key: cyclic allocation hint for @mem_keys
+ * @ahs: ah_num -> struct vroce_ah of user AHs; same locking as @qps
+ * @next_ah_num: cyclic allocation hint for @ahs
+ * @srqs: srq_num -> struct vroce_srq; same locking as @qps
+ * @next_srq_num: cyclic allocation hint for @srqs
+ * @num_pds: protection domains allocated, bounded by VROCE_MAX_PD; the
+ *	other num_* count their objects against the VROCE_MAX_* limits
  */
 struct vroce_dev {
 	struct ib_device ibdev;
@@ -86,7 +103,22 @@ struct vroce_dev {
 	enum ib_port_state port_state;
 	enum ib_mtu port_mtu;
 
+	struct xarray qps;
+	u32 next_qpn;
+	struct xarray mem_keys;
+	u32 next_mem_key;
+	struct xarray ahs;
+	u32 next_ah_num;
+	struct xarray srqs;
+	u32 next_srq_num;
+
 	atomic_t num_pds;
+	atomic_t num_qps;
+	atomic_t num_cqs;
+	atomic_t num_srqs;
+	atomic_t num_mrs;
+	atomic_t num_mws;
+	atomic_t num_ahs;
 };
 
 /**
@@ -105,30 +137,6 @@ struct vroce_pd {
 	struct ib_pd ibpd;
 };
 
-/*
- * Objects whose verbs are not implemented yet.  ib_core allocates them
- * with the sizes given in the ops table, so they exist as types already.
- */
-struct vroce_cq {
-	struct ib_cq ibcq;
-};
-
-struct vroce_qp {
-	struct ib_qp ibqp;
-};
-
-struct vroce_srq {
-	struct ib_srq ibsrq;
-};
-
-struct vroce_ah {
-	struct ib_ah ibah;
-};
-
-struct vroce_mw {
-	struct ib_mw ibmw;
-};
-
 static inline struct vroce_dev *to_vroce_dev(struct ib_device *ibdev)
 {
 	return container_of(ibdev, struct vroce_dev, ibdev);
@@ -141,6 +149,21 @@ static inline struct vroce_ucontext *to_vroce_uc(struct ib_ucontext *ibuc)
 
 #define vroce_dbg(vdev, fmt, ...) \
 	ibdev_dbg(&(vdev)->ibdev, "%s: " fmt, __func__, ##__VA_ARGS__)
+
+/**
+ * vroce_count_get() - take one object of a per-device limit
+ * @count: one of vroce_dev.num_*
+ * @max: its VROCE_MAX_* limit
+ *
+ * Return: true when below the limit (the object is counted).
+ */
+static inline bool vroce_count_get(atomic_t *count, int max)
+{
+	if (atomic_inc_return(count) <= max)
+		return true;
+	atomic_dec(count);
+	return false;
+}
 
 /* main.c */
 extern const struct ib_device_ops vroce_dev_ops;
