@@ -77,8 +77,6 @@ int vroce_query_device(struct ib_device *ibdev, struct ib_device_attr *attr,
 	attr->max_qp_wr = VROCE_MAX_QP_WR;
 	attr->device_cap_flags = IB_DEVICE_BAD_PKEY_CNTR |
 				 IB_DEVICE_BAD_QKEY_CNTR |
-				 IB_DEVICE_AUTO_PATH_MIG |
-				 IB_DEVICE_CHANGE_PHY_PORT |
 				 IB_DEVICE_UD_AV_PORT_ENFORCE |
 				 IB_DEVICE_PORT_ACTIVE_EVENT |
 				 IB_DEVICE_SYS_IMAGE_GUID |
