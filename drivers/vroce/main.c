@@ -24,6 +24,7 @@ static void vroce_dealloc_driver(struct ib_device *ibdev)
 	xa_destroy(&vdev->mem_keys);
 	xa_destroy(&vdev->ahs);
 	xa_destroy(&vdev->srqs);
+	vroce_counters_free(vdev);
 	vroce_net_put(dev_net(vdev->ndev));
 	netdev_put(vdev->ndev, &vdev->ndev_tracker);
 }
@@ -108,6 +109,7 @@ static int vroce_register(const char *name, struct net_device *ndev)
 	/* The first ops set win: implemented verbs before placeholders. */
 	ib_set_device_ops(ibdev, &vroce_dev_ops);
 	ib_set_device_ops(ibdev, &vroce_ah_ops);
+	ib_set_device_ops(ibdev, &vroce_counters_ops);
 	ib_set_device_ops(ibdev, &vroce_cq_ops);
 	ib_set_device_ops(ibdev, &vroce_mr_ops);
 	ib_set_device_ops(ibdev, &vroce_qp_ops);
@@ -120,12 +122,15 @@ static int vroce_register(const char *name, struct net_device *ndev)
 	xa_init_flags(&vdev->srqs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 
 	vroce_port_init(vdev);
+	err = vroce_counters_init(vdev);
+	if (err)
+		goto free_dev;
 	err = ib_device_set_netdev(ibdev, ndev, 1);
 	if (err)
-		goto free_dev;
+		goto free_counters;
 	err = vroce_parent_add(vdev);
 	if (err)
-		goto free_dev;
+		goto free_counters;
 
 	/* No DMA device: ib_core gives the device virtual DMA. */
 	err = ib_register_device(ibdev, name, NULL);
@@ -135,6 +140,8 @@ static int vroce_register(const char *name, struct net_device *ndev)
 
 del_parent:
 	vroce_parent_del(vdev);
+free_counters:
+	vroce_counters_free(vdev);
 free_dev:
 	netdev_put(ndev, &vdev->ndev_tracker);
 	ib_dealloc_device(ibdev);

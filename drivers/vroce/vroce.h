@@ -21,6 +21,7 @@
 
 #include "compat.h"
 #include "ah.h"
+#include "counters.h"
 #include "cq.h"
 #include "mr.h"
 #include "qp.h"
@@ -81,12 +82,13 @@
  *	plus a reference for lookups from the data path
  * @next_qpn: cyclic allocation hint for @qps (QPNs 0 and 1 are special)
  * @mem_keys: key index (key >> 8) -> struct vroce_mr or struct vroce_mw
- *	(told apart by xa_mk_value tagging in mr.c); same locking as @qps
+ *	(told apart by xa_tag_pointer tagging in mr.c); same locking as @qps
  * @next_mem_key: cyclic allocation hint for @mem_keys
  * @ahs: ah_num -> struct vroce_ah of user AHs; same locking as @qps
  * @next_ah_num: cyclic allocation hint for @ahs
  * @srqs: srq_num -> struct vroce_srq; same locking as @qps
  * @next_srq_num: cyclic allocation hint for @srqs
+ * @counters: per-CPU event counters (counters.c)
  * @num_pds: protection domains allocated, bounded by VROCE_MAX_PD; the
  *	other num_* count their objects against the VROCE_MAX_* limits
  */
@@ -111,6 +113,8 @@ struct vroce_dev {
 	u32 next_ah_num;
 	struct xarray srqs;
 	u32 next_srq_num;
+
+	struct vroce_counters __percpu *counters;
 
 	atomic_t num_pds;
 	atomic_t num_qps;

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hw counters behind `rdma statistic show link vroce0/1`.
+ *
+ * Counters are per CPU so the data path never shares a cache line; ib_core
+ * asks for a snapshot at most once per lifespan and vroce sums the CPUs.
+ */
+#include <linux/percpu.h>
+
+#include "vroce.h"
+
+static const struct rdma_stat_desc vroce_counter_descs[VROCE_CNT_COUNT] = {
+	[VROCE_CNT_RX_PACKETS].name = "rx_packets",
+	[VROCE_CNT_TX_PACKETS].name = "tx_packets",
+	[VROCE_CNT_RX_ICRC_ERR].name = "rx_icrc_encapsulated",
+	[VROCE_CNT_RX_HDR_ERR].name = "rx_header_errors",
+	[VROCE_CNT_RX_NO_QP].name = "rx_no_qp",
+	[VROCE_CNT_RX_LOOPBACK].name = "rx_loopback",
+	[VROCE_CNT_TX_ERR].name = "tx_errors",
+};
+
+/**
+ * vroce_counters_init() - allocate a device's counters
+ * @vdev: device being created
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int vroce_counters_init(struct vroce_dev *vdev)
+{
+	vdev->counters = alloc_percpu(struct vroce_counters);
+	return vdev->counters ? 0 : -ENOMEM;
+}
+
+/**
+ * vroce_counters_free() - free a device's counters
+ * @vdev: device being freed
+ */
+void vroce_counters_free(struct vroce_dev *vdev)
+{
+	free_percpu(vdev->counters);
+	vdev->counters = NULL;
+}
+
+/**
+ * vroce_counter_inc() - count one event; any context
+ * @vdev: the device
+ * @c: the counter
+ */
+void vroce_counter_inc(struct vroce_dev *vdev, enum vroce_counter c)
+{
+	this_cpu_inc(vdev->counters->cnt[c]);
+}
+
+/**
+ * vroce_counter_read() - current total of one counter
+ * @vdev: the device
+ * @c: the counter
+ *
+ * Return: the sum over all CPUs.
+ */
+u64 vroce_counter_read(struct vroce_dev *vdev, enum vroce_counter c)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(vdev->counters, cpu)->cnt[c];
+	return sum;
+}
+
+static struct rdma_hw_stats *vroce_alloc_hw_port_stats(struct ib_device *ibdev,
+						       u32 port_num)
+{
+	return rdma_alloc_hw_stats_struct(vroce_counter_descs,
+					  ARRAY_SIZE(vroce_counter_descs),
+					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
+}
+
+static int vroce_get_hw_stats(struct ib_device *ibdev,
+			      struct rdma_hw_stats *stats, u32 port, int index)
+{
+	struct vroce_dev *vdev = to_vroce_dev(ibdev);
+	int i;
+
+	for (i = 0; i < VROCE_CNT_COUNT; i++)
+		stats->value[i] = vroce_counter_read(vdev, i);
+	return VROCE_CNT_COUNT;
+}
+
+const struct ib_device_ops vroce_counters_ops = {
+	.alloc_hw_port_stats = vroce_alloc_hw_port_stats,
+	.get_hw_stats = vroce_get_hw_stats,
+};

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-device event counters, shown by `rdma statistic` under the names
+ * mlx5 uses where one exists, so existing scripts and dashboards read them.
+ * A counter is added when the event it counts is implemented.
+ */
+#ifndef VROCE_COUNTERS_H
+#define VROCE_COUNTERS_H
+
+#include <linux/percpu.h>
+#include <rdma/ib_verbs.h>
+
+enum vroce_counter {
+	VROCE_CNT_RX_PACKETS,		/* RoCEv2 packets accepted */
+	VROCE_CNT_TX_PACKETS,		/* RoCEv2 packets sent */
+	VROCE_CNT_RX_ICRC_ERR,		/* dropped: bad ICRC */
+	VROCE_CNT_RX_HDR_ERR,		/* dropped: malformed headers/lengths */
+	VROCE_CNT_RX_NO_QP,		/* dropped: unknown or wrong-type QP */
+	VROCE_CNT_RX_LOOPBACK,		/* delivered without the network stack */
+	VROCE_CNT_TX_ERR,		/* packets the stack refused or no route */
+	VROCE_CNT_COUNT,
+};
+
+/**
+ * struct vroce_counters - per-CPU counters of one device
+ * @cnt: one u64 per enum vroce_counter, summed over CPUs when read
+ */
+struct vroce_counters {
+	u64 cnt[VROCE_CNT_COUNT];
+};
+
+struct vroce_dev;
+
+int vroce_counters_init(struct vroce_dev *vdev);
+void vroce_counters_free(struct vroce_dev *vdev);
+void vroce_counter_inc(struct vroce_dev *vdev, enum vroce_counter c);
+u64 vroce_counter_read(struct vroce_dev *vdev, enum vroce_counter c);
+
+extern const struct ib_device_ops vroce_counters_ops;
+
+#endif /* VROCE_COUNTERS_H */
