@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Kernel-log checks shared by the guest runner (ci/guest/stage2.sh) and the
+# host-side self-test (ci/vm/selftest.sh).  Sourced, not executed.
+
+# A kernel log line matching this extended regex fails the scenario during
+# which it was printed.  Kept on one line so that grep -E sees one pattern.
+VT_KLOG_BAD='BUG:|WARNING:|Oops|KASAN|UBSAN|possible circular locking|possible recursive locking|lockdep|inconsistent lock state|suspicious RCU usage|general protection fault|kmemleak|Kernel panic|unreferenced object|scheduling while atomic|sleeping function called from invalid context|hung_task|blocked for more than|refcount_t:|list_add corruption|list_del corruption'
+
+# The runner brackets every scenario with two lines of its own in the kernel
+# log (written to /dev/kmsg); they start with this tag.
+VT_KLOG_TAG='vroce-harness:'
+
+# klog_window BEGIN END: from a kernel log on stdin, print the lines after
+# the line containing BEGIN and before the line containing END.  If BEGIN was
+# lost (ring buffer wrapped), everything before END is printed: better to
+# over-report than to miss a splat.
+klog_window() {
+	awk -v b="$1" -v e="$2" '
+		index($0, e) { stop = 1 }
+		stop { next }
+		index($0, b) { n = 0; found = 1; next }
+		{ buf[n++] = $0 }
+		END { for (i = 0; i < n; i++) print buf[i] }'
+}
+
+# klog_bad: print the offending lines of a kernel log on stdin (the runner's
+# own marker lines excluded); exit status 0 if there was any, 1 if none.
+klog_bad() {
+	grep -v -F "$VT_KLOG_TAG" | grep -E -- "$VT_KLOG_BAD"
+}

@@ -1,0 +1,267 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Stage 2 of the vroce test VM, PID 1 after switch_root (see ci/vm/init).
+# The root is the host's root (read-only 9p) under a tmpfs overlay, so every
+# host program is here; nothing of systemd runs: this script is init.
+#
+# It sets the system up, runs the job the host left in /job, saves the
+# kernel log and powers off.  /job/job.env (written by ci/vm/lib.sh) holds
+# VROCE_JOB_KIND=scenarios|command, VROCE_SRC, VROCE_ABI, VROCE_KERNEL,
+# VROCE_KO and for the pcap option VROCE_PCAP_DIR.
+#   scenarios: /job/scenarios lists scenario scripts (one path per line);
+#              results go to /job/results[.ROLE], logs to /job/NAME[.ROLE].log
+#   command:   /job/command is run with bash -c; its output goes to
+#              /job/stdout.ROLE and /job/stderr.ROLE, its status to
+#              /job/exit.ROLE; VROCE_MODULE, if set, is insmod'ed first.
+# ROLE (kernel command line vt_role=) is single, or a / b for two VMs.
+
+set -u
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root LANG=C.UTF-8 TERM=dumb
+
+# PID 1 must never exit (that is a panic): power off on every way out.
+# sysrq works without any userspace; busybox's poweroff -f is the fallback
+# (the host's /sbin/poweroff is systemctl).
+# shellcheck disable=SC2317 # called from the trap
+power_off() {
+	sync
+	echo o >/proc/sysrq-trigger
+	sleep 10
+	busybox poweroff -f
+}
+trap power_off EXIT
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mkdir -p /dev/pts /dev/shm
+mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /dev/pts
+mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+mount -t tmpfs -o mode=0755 tmpfs /run
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t configfs configfs /sys/kernel/config 2>/dev/null
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mkdir -p /run/netns /run/lock
+# Interactive helpers (ip netns exec, ibv_* tools) expect these.
+ln -sf /proc/self/fd /dev/fd
+ln -sf /proc/self/fd/0 /dev/stdin
+ln -sf /proc/self/fd/1 /dev/stdout
+ln -sf /proc/self/fd/2 /dev/stderr
+
+ROLE=single
+# shellcheck disable=SC2013 # the command line is words, not lines
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	vt_role=*) ROLE=${arg#vt_role=} ;;
+	esac
+done
+
+# shellcheck source=/dev/null
+. /job/job.env
+export VROCE_SRC VROCE_ABI VROCE_KERNEL VROCE_KO
+export VROCE_JOB=/job VROCE_ROLE=$ROLE
+# shellcheck source=ci/guest/klog.sh
+. "$VROCE_SRC/ci/guest/klog.sh"
+# shellcheck source=userspace-tests/lib/common.sh
+. "$VROCE_SRC/userspace-tests/lib/common.sh"
+
+# File name suffix: the two VMs of a pair write to the same job directory.
+SFX=
+[ "$ROLE" = single ] || SFX=.$ROLE
+
+# Boot progress with the guest's uptime, to see where boot time goes.
+step() {
+	local up
+	read -r up _ </proc/uptime
+	echo "$up $*" >>"/job/stage2$SFX.log"
+}
+step "stage 2 started"
+
+hostname "vroce-$ROLE"
+echo "127.0.1.1 vroce-$ROLE" >>/etc/hosts
+
+# Network: lo, and eth0 (virtio-net; no udev here, so load it by hand).
+ip link set lo up
+modprobe virtio_net
+case $ROLE in
+single) VROCE_SELF_IP=10.0.2.15 VROCE_PEER_IP= ;;
+a) VROCE_SELF_IP=10.0.0.1 VROCE_PEER_IP=10.0.0.2 ;;
+b) VROCE_SELF_IP=10.0.0.2 VROCE_PEER_IP=10.0.0.1 ;;
+esac
+export VROCE_SELF_IP VROCE_PEER_IP
+ip addr add "$VROCE_SELF_IP/24" dev eth0
+ip link set eth0 up
+
+step "network up"
+for m in ib_core ib_uverbs rdma_ucm; do
+	modprobe "$m" 2>/dev/null || echo "stage2: modprobe $m failed" >&2
+done
+
+# ---------------------------------------------------------------- scenarios
+
+# header FILE KEY DEFAULT: value of a "# KEY: value" line near the top.
+header() {
+	local v
+	v=$(head -n 30 "$1" | sed -n "s/^# *$2: *\([^ ]*\).*/\1/p" | head -n 1)
+	echo "${v:-$3}"
+}
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# kill_strays: kill every user process but init (this shell): daemons a
+# scenario started with setsid have left its process group.  Nothing else
+# runs in the VM.  Kernel threads are the children of kthreadd (pid 2).
+kill_strays() {
+	local d pid st
+	for d in /proc/[0-9]*; do
+		pid=${d#/proc/}
+		[ "$pid" -gt 2 ] || continue
+		read -r st <"$d/stat" 2>/dev/null || continue
+		st=${st##*) } # "STATE PPID ...": the command name may hold spaces
+		st=${st#* }
+		[ "${st%% *}" != 2 ] || continue
+		kill -KILL "$pid" 2>/dev/null
+	done
+}
+
+# Put the kernel back into a neutral state after a scenario, whatever it
+# left behind.  vroce and rdma_rxe may never be loaded together, so rxe is
+# unloaded as well.
+cleanup() {
+	local pgid=$1 dev ns l
+	kill -KILL -- "-$pgid" 2>/dev/null
+	kill_strays
+
+	for dev in $(rdma -j link show 2>/dev/null | grep -o '"ifname":"[^"]*"' | cut -d'"' -f4 | sort -u); do
+		rdma link delete "$dev" 2>/dev/null
+	done
+	for ns in $(ip netns list | awk '/^vt/ {print $1}'); do
+		ip netns pids "$ns" | xargs -r kill -KILL 2>/dev/null
+		ip netns delete "$ns"
+	done
+	for l in $(ip -o link show | awk -F': ' '$2 ~ /^vt/ {sub(/@.*/, "", $2); print $2}'); do
+		ip link delete "$l" 2>/dev/null
+	done
+	for m in vroce rdma_rxe; do
+		grep -q "^$m " /proc/modules && rmmod "$m"
+	done
+	rm -rf "/tmp/vt-$2"
+}
+
+# Send a marker frame onto the wire (pair + pcap only): the host cuts the
+# capture into one file per scenario at these frames.  UDP port 9 (discard).
+wire_mark() {
+	[ "$ROLE" = a ] && [ -n "${VROCE_PCAP_DIR:-}" ] || return 0
+	echo "vroce-mark $1" >"/dev/udp/$VROCE_PEER_IP/9" 2>/dev/null
+	sleep 0.2
+}
+
+result() { echo "$*" >>"/job/results$SFX"; }
+
+run_scenario() {
+	local path=$1 seq=$2 name tmo log start ms rc status reason pid
+	name=$(basename "$path" .sh)
+	tmo=$(header "$path" timeout 300)
+	log=/job/$name$SFX.log
+	export VROCE_SCENARIO=$name VROCE_PCAP=
+	[ -n "${VROCE_PCAP_DIR:-}" ] && VROCE_PCAP=$VROCE_PCAP_DIR/$name.pcap
+
+	step "scenario $name"
+	if [ "$ROLE" != single ]; then
+		wire_mark "begin $name"
+
+		if ! VT_NAME=$name vt_barrier runner-pre 300; then
+			result "FAIL $name 0.0s peer VM never reached the scenario"
+			return 1
+		fi
+	fi
+
+	echo "$VT_KLOG_TAG begin $seq $name" >/dev/kmsg
+	mkdir -p "/tmp/vt-$name"
+	start=$(now_ms)
+	# timeout makes itself a process group leader: everything the scenario
+	# starts shares that group, so it can all be killed afterwards.
+	if [ -x "$path" ]; then
+		(cd "/tmp/vt-$name" && exec timeout -k 10 "$tmo" "$path") \
+			>"$log" 2>&1 </dev/null &
+	else
+		(cd "/tmp/vt-$name" && exec timeout -k 10 "$tmo" bash "$path") \
+			>"$log" 2>&1 </dev/null &
+	fi
+	pid=$!
+	wait "$pid"
+	rc=$?
+	ms=$(($(now_ms) - start))
+	# Cleanup belongs inside the kernel-log window: a splat on rmmod is the
+	# scenario's fault.
+	cleanup "$pid" "$name" >>"$log" 2>&1
+	echo "$VT_KLOG_TAG end $seq $name" >/dev/kmsg
+
+	dmesg | klog_window "$VT_KLOG_TAG begin $seq $name" \
+		"$VT_KLOG_TAG end $seq $name" >"/job/$name$SFX.kmsg"
+	reason=
+	case $rc in
+	0) status=PASS ;;
+	77) status=SKIP ;;
+	124 | 137) status=FAIL reason="timeout after ${tmo}s" ;;
+	*) status=FAIL reason="exit status $rc" ;;
+	esac
+	if klog_bad <"/job/$name$SFX.kmsg" >"/job/$name$SFX.kbad"; then
+		status=FAIL reason="${reason:+$reason, }kernel log"
+	else
+		rm -f "/job/$name$SFX.kbad"
+	fi
+
+	if [ "$ROLE" != single ]; then
+		VT_NAME=$name vt_barrier runner-post $((tmo + 120)) ||
+			reason="${reason:+$reason, }peer VM did not finish"
+		wire_mark "end $name"
+	fi
+	result "$status $name $((ms / 1000)).$((ms % 1000 / 100))s${reason:+ $reason}"
+}
+
+run_scenarios() {
+	local seq=0 path
+	: >"/job/results$SFX"
+	while read -r path; do
+		[ -n "$path" ] || continue
+		seq=$((seq + 1))
+		# A lost peer makes every later pair scenario wait for nothing.
+		run_scenario "$path" "$seq" || break
+	done </job/scenarios
+}
+
+# ------------------------------------------------------------------ command
+
+run_command() {
+	local rc=0
+	export VROCE_SCENARIO=command
+	if [ -n "${VROCE_MODULE:-}" ]; then
+		modprobe -a ib_core ib_uverbs udp_tunnel ip6_udp_tunnel &&
+			insmod "$VROCE_MODULE" >>"/job/stderr$SFX" 2>&1 || rc=$?
+		if [ "$rc" -ne 0 ]; then
+			echo "vroce-vm: insmod $VROCE_MODULE failed" >>"/job/stderr$SFX"
+		fi
+	fi
+	if [ "$rc" -eq 0 ]; then
+		cd "${VROCE_CWD:-/}" 2>/dev/null || cd "$VROCE_SRC" || cd /
+		bash -c "$(cat /job/command)" >>"/job/stdout$SFX" \
+			2>>"/job/stderr$SFX" </dev/null
+		rc=$?
+	fi
+	# Written last and renamed into place: the host waits for this file.
+	echo "$rc" >"/job/exit$SFX.tmp" && mv "/job/exit$SFX.tmp" "/job/exit$SFX"
+}
+
+step "RDMA core loaded, starting the job"
+case ${VROCE_JOB_KIND:-} in
+scenarios) run_scenarios ;;
+command) run_command ;;
+*) echo "stage2: unknown job kind '${VROCE_JOB_KIND:-}'" >&2 ;;
+esac
+
+step "job done"
+dmesg >"/job/dmesg$SFX.txt"
+
+exit 0

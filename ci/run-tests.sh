@@ -1,0 +1,302 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ci/run-tests.sh: run the scenarios of userspace-tests/scenarios in QEMU VMs
+# booting the Debian test kernels.  See --help.
+#
+# Per kernel: one VM boot runs every single-VM scenario, then one boot of a
+# pair of VMs runs every "# topology: pair" scenario, in file-name order.
+# Inside, ci/guest/stage2.sh runs each scenario under a timeout, checks the
+# kernel log it produced and cleans up; this script reads the results back
+# from the job directory, runs the host-side post-checks, prints everything
+# and ends with one line "N passed, N failed, N skipped".
+set -euo pipefail
+
+# shellcheck source=ci/vm/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/vm/lib.sh"
+
+usage() {
+	cat <<'EOT'
+Usage: ci/run-tests.sh [--kernels "6.1 6.12"] [--filter REGEX]
+
+  --kernels LIST  kernels to test: 6.1, 6.12 or cached releases (default both)
+  --filter REGEX  only scenarios whose name (NN-name) matches REGEX (grep -E)
+  -h, --help      this text
+
+Scenarios: userspace-tests/scenarios/NN-name.sh, exit 0 pass, 77 skip, other
+fail.  Header lines: "# timeout: N" (seconds, default 300), "# topology: pair"
+(runs on two VMs a and b joined by a wire), "# pcap: yes" (pair only:
+record the wire; the host cuts one capture per scenario).  An optional
+NN-name.post.sh runs on the host after the VM(s) exit, with VROCE_PCAP set
+to that capture, and can fail the scenario.  Job directories (logs, kernel
+logs, consoles, captures) stay in $VROCE_CACHE/jobs for a day.
+VROCE_BOOT_TIMEOUT=S replaces the host's limit for one boot (by default 240 s
+plus every scenario's timeout + 30 s), after which the VM counts as hung.
+
+EOT
+}
+
+kernels="6.1 6.12" filter=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernels) kernels=$2; shift 2 ;;
+	--filter) filter=$2; shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+
+SCN_DIR=$VT_REPO/userspace-tests/scenarios
+# shellcheck source=ci/guest/klog.sh
+. "$VT_REPO/ci/guest/klog.sh"
+
+# header FILE KEY DEFAULT: value of a "# KEY: value" line near the top (the
+# same rule as the guest's runner).
+header() {
+	local v
+	v=$(head -n 30 "$1" | sed -n "s/^# *$2: *\([^ ]*\).*/\1/p" | head -n 1)
+	echo "${v:-$3}"
+}
+
+singles=() pairs=()
+for f in "$SCN_DIR"/[0-9]*.sh; do
+	[ -e "$f" ] || continue
+	name=$(basename "$f" .sh)
+	case $name in *.post) continue ;; esac
+	if [ -n "$filter" ] && ! grep -qE -- "$filter" <<<"$name"; then
+		continue
+	fi
+	if [ "$(header "$f" topology single)" = pair ]; then
+		pairs+=("$f")
+	else
+		singles+=("$f")
+	fi
+done
+
+n_pass=0 n_fail=0 n_skip=0
+PIDS=()
+trap '[ "${#PIDS[@]}" -eq 0 ] || vt_stop "${PIDS[@]}"' EXIT
+trap 'exit 130' INT TERM
+
+# report SERIES JOB NAME STATUS TIME REASON SUFFIX...: print one result line
+# and, for a failure, the scenario's logs and offending kernel lines.  The
+# SUFFIXes name the VMs' files: "" for a single VM, .a and .b for a pair.
+report() {
+	local series=$1 job=$2 name=$3 status=$4 time=$5 reason=$6 s
+	shift 6
+	case $status in
+	PASS) n_pass=$((n_pass + 1)) ;;
+	SKIP) n_skip=$((n_skip + 1)) ;;
+	*) status=FAIL n_fail=$((n_fail + 1)) ;;
+	esac
+	echo "$status [$series] $name ($time s)${reason:+: $reason}"
+	[ "$status" = FAIL ] || return 0
+	for s in "$@"; do
+		if [ -s "$job/$name$s.log" ]; then
+			echo "----- log of $name${s:+ (VM ${s#.})} (last 100 lines) -----"
+			tail -n 100 "$job/$name$s.log"
+		fi
+		if [ -s "$job/$name$s.kbad" ]; then
+			echo "----- kernel log lines that failed $name${s:+ (VM ${s#.})} -----"
+			head -n 50 "$job/$name$s.kbad"
+		fi
+	done
+	if [ -s "$job/$name.post.log" ]; then
+		echo "----- post-check of $name (last 50 lines) -----"
+		tail -n 50 "$job/$name.post.log"
+	fi
+	echo "----- end of $name -----"
+}
+
+# result_of FILE NAME: the guest's line "STATUS NAME 1.2s [reason]" for NAME.
+result_of() {
+	[ -f "$1" ] && awk -v n="$2" '$2 == n' "$1" | tail -n 1
+	return 0
+}
+
+# split_pcap JOB: cut JOB/wire.pcap into JOB/NAME.pcap at the marker frames
+# VM a sends before and after each scenario (UDP to port 9, payload
+# "vroce-mark begin|end NAME"); the markers, and the ICMP errors they cause,
+# are left out.
+split_pcap() {
+	local job=$1 num hex text kind name
+	declare -A first=() last=()
+	[ -s "$job/wire.pcap" ] || return 0
+	while read -r num hex; do
+		# hex to text with printf alone (xxd is not always installed)
+		# shellcheck disable=SC2001 # sed edits every byte pair
+		text=$(printf '%b' "$(sed 's/../\\x&/g' <<<"$hex")" | tr -d '\n')
+		read -r _ kind name <<<"$text"
+
+		case $kind in
+		begin) first[$name]=$num ;;
+		end) last[$name]=$num ;;
+		esac
+	done < <(tshark -r "$job/wire.pcap" -Y 'udp.dstport == 9 && data' \
+		-T fields -e frame.number -e data.data 2>/dev/null |
+		grep -v '^$' || true)
+	for name in "${!first[@]}"; do
+		tshark -r "$job/wire.pcap" -w "$job/$name.pcap" -Y \
+			"frame.number > ${first[$name]} && frame.number < ${last[$name]:-999999999} && !(udp.port == 9)" \
+			2>/dev/null || true
+	done
+}
+
+# post_check JOB NAME ABI: run NAME.post.sh on the host if there is one.
+# Prints nothing and succeeds when there is none; else prints its status.
+post_check() {
+	local job=$1 name=$2 abi=$3 post=$SCN_DIR/$2.post.sh rc=0 pcap=
+	[ -f "$post" ] || return 0
+	[ -f "$job/$name.pcap" ] && pcap=$job/$name.pcap
+	(
+		cd "$job" &&
+			VROCE_PCAP=$pcap VROCE_JOB=$job VROCE_SRC=$VT_REPO \
+				VROCE_ABI=$abi VROCE_KERNEL=$(vt_series "$abi") \
+				VROCE_SCENARIO=$name timeout -k 5 120 bash "$post"
+	) >"$job/$name.post.log" 2>&1 </dev/null || rc=$?
+	echo "$rc"
+}
+
+# combine STATUS...: FAIL if any failed, else SKIP if any skipped, else PASS.
+combine() {
+	case " $* " in
+	*" FAIL "*) echo FAIL ;;
+	*" SKIP "*) echo SKIP ;;
+	*) echo PASS ;;
+	esac
+}
+
+# run_boot ABI KIND SCENARIO...: one boot (KIND single: one VM; pair: two)
+# running all the given scenarios.
+run_boot() {
+	local abi=$1 kind=$2 series job budget f pcap='' roles sfxs s
+	shift 2
+	series=$(vt_series "$abi")
+	job=$(vt_new_job "$series-$kind")
+	printf '%s\n' "$@" >"$job/scenarios"
+
+	# Host-side limit for the whole boot: the guest enforces every
+	# scenario's timeout, so this only catches a hung kernel.
+	budget=240
+	for f in "$@"; do
+		budget=$((budget + $(header "$f" timeout 300) + 30))
+		[ "$(header "$f" pcap no)" != yes ] || pcap=1
+	done
+	budget=${VROCE_BOOT_TIMEOUT:-$budget}
+
+	local nets=() extra=()
+	if [ "$kind" = pair ]; then
+		roles=(a b) sfxs=(.a .b)
+		mapfile -t nets < <(vt_pair_netdevs)
+		[ -z "$pcap" ] || extra+=(VROCE_PCAP_DIR=/job)
+	else
+		roles=(single) sfxs=("")
+		nets=("$VT_SINGLE_NETDEV")
+	fi
+	vt_write_env "$job" "$abi" scenarios "${extra[@]}"
+	echo "== [$series] $kind boot: $# scenario(s), job $job"
+
+	local start=$SECONDS i p
+	PIDS=()
+	for i in "${!roles[@]}"; do
+		p=
+		[ "$i" -ne 0 ] || p=${pcap:+$job/wire.pcap}
+		vt_qemu_start "$abi" "$job" "${roles[$i]}" "${nets[$i]}" "$p"
+		PIDS+=("$VT_QEMU_PID")
+	done
+
+	# Wait, printing single-VM results as they come (those without a
+	# host-side post-check: that can only run once the VM is gone).
+	local done_names=" " printed=0 line name st tm reason deadline=$((SECONDS + budget))
+	local died=0 grace=
+	while vt_alive "${PIDS[@]}"; do
+		if [ "$SECONDS" -ge "$deadline" ]; then
+			echo "!! [$series] $kind boot: no end after ${budget}s, stopping the VM(s)"
+			died=1
+			break
+		fi
+		# A pair VM gone early (panic) leaves its peer waiting on
+		# barriers: give the peer one minute, then stop it.
+		if [ "$kind" = pair ] && [ -z "$grace" ] &&
+			{ ! vt_alive "${PIDS[0]}" || ! vt_alive "${PIDS[1]}"; }; then
+			grace=$((SECONDS + 60))
+		fi
+		if [ -n "$grace" ] && [ "$SECONDS" -ge "$grace" ]; then
+			echo "!! [$series] one VM of the pair ended, the other did not follow: stopping it"
+			break
+		fi
+		if [ "$kind" = single ] && [ -f "$job/results" ]; then
+			while [ "$printed" -lt "$(wc -l <"$job/results")" ]; do
+				printed=$((printed + 1))
+				line=$(sed -n "${printed}p" "$job/results")
+				read -r st name tm reason <<<"$line"
+				[ ! -f "$SCN_DIR/$name.post.sh" ] || continue
+				report "$series" "$job" "$name" "$st" "${tm%s}" "$reason" ""
+				done_names+="$name "
+			done
+		fi
+		sleep 1
+	done
+	vt_stop "${PIDS[@]}"
+	PIDS=()
+	echo "== [$series] $kind boot ended after $((SECONDS - start)) s"
+
+	[ -z "$pcap" ] || split_pcap "$job"
+
+	local rc t r sts missing=0 lost="VM died"
+	[ "$died" = 0 ] || lost="VM hung (stopped after ${budget}s)"
+	for f in "$@"; do
+		name=$(basename "$f" .sh)
+		case $done_names in *" $name "*) continue ;; esac
+		sts=() reason='' tm=0
+
+		for s in "${sfxs[@]}"; do
+			line=$(result_of "$job/results$s" "$name")
+			if [ -z "$line" ]; then
+				sts+=(FAIL) missing=1
+				reason="${reason:+$reason; }$lost${s:+ (VM ${s#.})}"
+
+				continue
+			fi
+			read -r st _ t r <<<"$line"
+			sts+=("$st")
+			t=${t%s}
+			# The slower VM's time is the scenario's time.
+			if awk -v a="$t" -v b="$tm" 'BEGIN { exit !(a > b) }'; then tm=$t; fi
+			[ -z "$r" ] || reason="${reason:+$reason; }${s:+${s#.}: }$r"
+		done
+		[ "${#sts[@]}" -gt 0 ] || { sts=(FAIL) reason=$lost missing=1; }
+
+		st=$(combine "${sts[@]}")
+		if [ "$st" != FAIL ] || [ "$missing" = 0 ]; then
+			rc=$(post_check "$job" "$name" "$abi")
+			case $rc in
+			"" | 0) ;;
+			77) [ "$st" = FAIL ] || st=SKIP ;;
+			*) st=FAIL reason="${reason:+$reason; }post-check exit status $rc" ;;
+			esac
+		fi
+		report "$series" "$job" "$name" "$st" "$tm" "$reason" "${sfxs[@]}"
+		missing=0
+	done
+
+	# A VM that did not finish: show how it ended.
+	for s in "${sfxs[@]}"; do
+		if [ "$died" = 1 ] || [ ! -f "$job/dmesg$s.txt" ]; then
+			echo "----- serial console of the $kind VM${s:+ ${s#.}} (last 40 lines) -----"
+			tail -n 40 "$job/console$s.log" 2>/dev/null || true
+			echo "----- end of console -----"
+		fi
+	done
+
+}
+
+for k in $kernels; do
+	abi=$(vt_resolve_abi "$k")
+	"$VT_REPO/ci/vm/initramfs.sh" "$abi" >/dev/null
+	[ "${#singles[@]}" -eq 0 ] || run_boot "$abi" single "${singles[@]}"
+	[ "${#pairs[@]}" -eq 0 ] || run_boot "$abi" pair "${pairs[@]}"
+done
+
+echo "$n_pass passed, $n_fail failed, $n_skip skipped"
+[ "$n_fail" -eq 0 ]

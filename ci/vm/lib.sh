@@ -1,0 +1,161 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # VT_* variables are used by the sourcing scripts
+#
+# Host-side pieces shared by ci/run-tests.sh and ci/vroce-vm: kernel lookup,
+# job directories and QEMU command lines.  Sourced, not executed.
+#
+# A test VM boots a cached Debian kernel with ci/vm/initramfs.sh's initramfs
+# and three virtio-9p shares: the host root (read-only; the guest sees every
+# host program and this repository at its host path), the kernel's module
+# tree and a writable job directory, mounted at /job.  The guest's init is
+# ci/guest/stage2.sh; what it does is described by the job directory.
+
+VT_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+VT_CACHE=${VROCE_CACHE:-$HOME/.cache/vroce}
+VT_MEM=${VROCE_VM_MEM:-2048}
+
+vt_die() {
+	echo "${0##*/}: $*" >&2
+	exit 2
+}
+
+# vt_resolve_abi SPEC: print the kernel release for 6.1, 6.12 or a release
+# name that is cached under $VT_CACHE/kernels.
+vt_resolve_abi() {
+	local abi=
+	if [ -f "$VT_CACHE/kernels.env" ]; then
+		case $1 in
+		6.1) abi=$(sed -n 's/^VROCE_K61=//p' "$VT_CACHE/kernels.env") ;;
+		6.12) abi=$(sed -n 's/^VROCE_K612=//p' "$VT_CACHE/kernels.env") ;;
+		esac
+	fi
+	[ -n "$abi" ] || abi=$1
+	[ -f "$VT_CACHE/kernels/$abi/root/boot/vmlinuz-$abi" ] ||
+		vt_die "kernel '$1' is not cached in $VT_CACHE/kernels (run ci/setup.sh)"
+	echo "$abi"
+}
+
+# vt_series ABI: 6.1.0-57-amd64 -> 6.1, 6.12.117+deb12-amd64 -> 6.12
+vt_series() {
+	local IFS=.-+
+	# shellcheck disable=SC2086
+	set -- $1
+	echo "$1.$2"
+}
+
+# vt_free_udp_ports N: print N distinct local UDP ports nobody listens on.
+vt_free_udp_ports() {
+	local n=$1 used p out=()
+	used=" $(ss -Hlun 2>/dev/null | awk '{n = split($4, a, ":"); print a[n]}' | tr '\n' ' ') "
+	while [ "${#out[@]}" -lt "$n" ]; do
+		p=$((20000 + RANDOM % 40000))
+		case "$used ${out[*]} " in *" $p "*) continue ;; esac
+		out+=("$p")
+	done
+	echo "${out[@]}"
+}
+
+# vt_new_job NAME: create and print a fresh job directory.  Job trees older
+# than a day are pruned (not younger ones: another run may be using them).
+vt_new_job() {
+	local root=$VT_CACHE/jobs dir
+	mkdir -p "$root"
+	find "$root" -mindepth 1 -maxdepth 1 -mmin +1440 -exec rm -rf {} + 2>/dev/null || true
+	dir=$root/$(date +%Y%m%d-%H%M%S)-$$-$1
+	mkdir -p "$dir"
+	echo "$dir"
+}
+
+# vt_write_env JOBDIR ABI KIND [VAR=VALUE...]: the job description stage2
+# sources.  Values are shell-quoted.
+vt_write_env() {
+	local job=$1 abi=$2 kind=$3 kv
+	shift 3
+	{
+		echo "VROCE_JOB_KIND=$kind"
+		printf 'VROCE_SRC=%q\n' "$VT_REPO"
+		printf 'VROCE_ABI=%q\n' "$abi"
+		printf 'VROCE_KERNEL=%q\n' "$(vt_series "$abi")"
+		printf 'VROCE_KO=%q\n' "$VT_REPO/build/$abi/vroce.ko"
+		for kv in "$@"; do
+			printf '%s=%q\n' "${kv%%=*}" "${kv#*=}"
+		done
+	} >"$job/job.env"
+}
+
+# vt_qemu_start ABI JOBDIR ROLE NETDEV [PCAP]: boot one VM in the background;
+# QEMU's pid is left in VT_QEMU_PID (no $(...): QEMU must stay our child).
+# ROLE: single, a or b; NETDEV: the -netdev value for eth0 (id n0); PCAP:
+# file to record eth0's frames to.  The serial console goes to
+# JOBDIR/console[.ROLE].log.
+vt_qemu_start() {
+	local abi=$1 job=$2 role=$3 netdev=$4 pcap=${5:-} sfx='' mac
+	local kdir=$VT_CACHE/kernels/$abi/root
+	[ "$role" = single ] || sfx=.$role
+	case $role in
+	a) mac=52:54:00:76:72:0a ;;
+	b) mac=52:54:00:76:72:0b ;;
+	*) mac=52:54:00:76:72:01 ;;
+	esac
+	# shellcheck disable=SC2054 # the commas are QEMU's
+	local args=(
+
+		-machine q35 -accel tcg,thread=multi -cpu max -smp 2 -m "$VT_MEM"
+		-nodefaults -display none -no-reboot -monitor none
+		-serial "file:$job/console$sfx.log"
+		-kernel "$kdir/boot/vmlinuz-$abi"
+		-initrd "$VT_CACHE/initramfs/$abi.cpio.gz"
+		# quiet: only warnings and worse reach the (slow, emulated) serial
+		# console; panic=-1 + -no-reboot: a panic ends QEMU at once;
+		# printk.devkmsg=on: the runner's log markers are never rate-limited;
+		# log_buf_len: room for a scenario's whole kernel log;
+		# mitigations=off: the page-table isolation is costly under TCG.
+		-append "console=ttyS0 quiet panic=-1 printk.devkmsg=on log_buf_len=8M mitigations=off vt_role=$role vt_stage2=$VT_REPO/ci/guest/stage2.sh"
+		-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
+		-virtfs "local,path=$kdir/lib/modules,mount_tag=modules,security_model=none,readonly=on"
+		-virtfs "local,path=$job,mount_tag=job,security_model=none"
+		-netdev "$netdev,id=n0"
+		-device "virtio-net-pci,netdev=n0,mac=$mac"
+	)
+	[ -z "$pcap" ] || args+=(-object "filter-dump,id=f0,netdev=n0,file=$pcap")
+	qemu-system-x86_64 "${args[@]}" </dev/null >"$job/qemu$sfx.log" 2>&1 &
+	VT_QEMU_PID=$!
+}
+
+# vt_pair_netdevs: print two -netdev values (VM a, VM b) for a UDP wire
+# between two VMs on free local ports.
+vt_pair_netdevs() {
+	local pa pb
+	read -r pa pb < <(vt_free_udp_ports 2)
+	echo "socket,udp=127.0.0.1:$pb,localaddr=127.0.0.1:$pa"
+	echo "socket,udp=127.0.0.1:$pa,localaddr=127.0.0.1:$pb"
+}
+
+# The single VM's eth0: user-mode networking cut off from the outside world
+# (the guest must not depend on or reach any network).
+VT_SINGLE_NETDEV=user,restrict=on
+
+# vt_alive PID...: true while any of the processes runs.
+vt_alive() {
+	local p
+	for p in "$@"; do
+		kill -0 "$p" 2>/dev/null && return 0
+	done
+	return 1
+}
+
+# vt_stop PID...: end QEMU processes (TERM, then KILL).
+vt_stop() {
+	local p
+	vt_alive "$@" || return 0
+	kill -TERM "$@" 2>/dev/null || true
+	sleep 1
+	for p in "$@"; do
+		kill -KILL "$p" 2>/dev/null || true
+	done
+	for p in "$@"; do
+		wait "$p" 2>/dev/null || true
+	done
+	return 0
+}

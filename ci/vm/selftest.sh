@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ci/vm/selftest.sh: unit tests of the harness's pure-shell parts, on the
+# host, in a second, no VM: the kernel-log window and patterns the guest
+# runner fails scenarios on, and kernel-name parsing.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+# shellcheck source=ci/guest/klog.sh
+. ci/guest/klog.sh
+# shellcheck source=ci/vm/lib.sh
+. ci/vm/lib.sh
+
+fails=0
+check() { # NAME EXPECTED ACTUAL
+	if [ "$2" = "$3" ]; then
+		echo "ok   $1"
+	else
+		echo "FAIL $1: expected [$2], got [$3]"
+		fails=$((fails + 1))
+	fi
+}
+
+log='[    1.0] WARNING: CPU: 0 PID: 1 at boot.c:1 before_the_window
+[    2.0] vroce-harness: begin 1 01-a
+[    2.1] vroce: device vroce0 created
+[    2.2] ------------[ cut here ]------------
+[    2.3] WARNING: CPU: 1 PID: 42 at drivers/vroce/qp.c:10 vroce_qp_destroy+0x1/0x2
+[    2.4] vroce-harness: end 1 01-a
+[    3.0] vroce-harness: begin 2 02-b
+[    3.1] infiniband vroce0: set active
+[    3.2] vroce-harness: end 2 02-b
+[    4.0] BUG: KASAN: slab-use-after-free in after_the_window'
+
+w1=$(klog_window "vroce-harness: begin 1 01-a" "vroce-harness: end 1 01-a" <<<"$log")
+check "window holds the scenario's lines" 3 "$(wc -l <<<"$w1")"
+check "WARNING in the window fails" \
+	"[    2.3] WARNING: CPU: 1 PID: 42 at drivers/vroce/qp.c:10 vroce_qp_destroy+0x1/0x2" \
+	"$(klog_bad <<<"$w1")"
+w2=$(klog_window "vroce-harness: begin 2 02-b" "vroce-harness: end 2 02-b" <<<"$log")
+check "clean window passes" 1 "$(klog_bad <<<"$w2" >/dev/null && echo 0 || echo 1)"
+# Begin marker lost from the ring buffer: everything up to the end counts.
+w3=$(klog_window "vroce-harness: begin 9 09-x" "vroce-harness: end 2 02-b" <<<"$log")
+check "lost begin marker over-reports" 2 "$(klog_bad <<<"$w3" | wc -l)"
+
+for line in \
+	"BUG: unable to handle page fault for address: 0000" \
+	"Oops: 0000 [#1] PREEMPT SMP NOPTI" \
+	"BUG: KASAN: slab-out-of-bounds in vroce_rx" \
+	"UBSAN: array-index-out-of-bounds in drivers/vroce/x.c:1:2" \
+	"WARNING: possible circular locking dependency detected" \
+	"WARNING: possible recursive locking detected" \
+	"WARNING: inconsistent lock state" \
+	"WARNING: suspicious RCU usage" \
+	"general protection fault, probably for non-canonical address" \
+	"kmemleak: 2 new suspected memory leaks" \
+	"Kernel panic - not syncing: Fatal exception" \
+	"unreferenced object 0xffff888 (size 64):" \
+	"BUG: scheduling while atomic: kworker/0:1/12/0x00000002" \
+	"BUG: sleeping function called from invalid context at mm/slab.h:1" \
+	"INFO: task ibv_rc_pingpong:123 blocked for more than 120 seconds." \
+	"refcount_t: underflow; use-after-free." \
+	"list_add corruption. next->prev should be prev" \
+	"list_del corruption, ffff888 ->next is LIST_POISON1" \
+	"hung_task: blocked tasks"; do
+	check "pattern: $line" "[ 1.0] $line" "$(klog_bad <<<"[ 1.0] $line" || true)"
+done
+for line in \
+	"vroce-harness: begin 3 03-BUG:-in-name" \
+	"infiniband vroce0: set active" \
+	"rdma_rxe: loaded"; do
+	check "harmless: $line" "" "$(klog_bad <<<"[ 1.0] $line" || true)"
+done
+
+check "series 6.1" 6.1 "$(vt_series 6.1.0-57-amd64)"
+check "series 6.12" 6.12 "$(vt_series 6.12.117+deb12-amd64)"
+read -r p1 p2 < <(vt_free_udp_ports 2)
+check "two distinct ports" 1 "$([ "$p1" != "$p2" ] && echo 1 || echo 0)"
+
+[ "$fails" -eq 0 ] && echo "selftest: all passed" || echo "selftest: $fails failed"
+[ "$fails" -eq 0 ]
