@@ -19,6 +19,7 @@ static void vroce_dealloc_driver(struct ib_device *ibdev)
 {
 	struct vroce_dev *vdev = to_vroce_dev(ibdev);
 
+	vroce_loop_cleanup(vdev);
 	vroce_parent_del(vdev);
 	xa_destroy(&vdev->qps);
 	xa_destroy(&vdev->mem_keys);
@@ -122,6 +123,7 @@ static int vroce_register(const char *name, struct net_device *ndev)
 	xa_init_flags(&vdev->srqs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 
 	vroce_port_init(vdev);
+	vroce_loop_init(vdev);
 	err = vroce_counters_init(vdev);
 	if (err)
 		goto free_dev;

@@ -12,11 +12,21 @@
  * and netns teardown unregisters (and waits for) every netdev before the
  * subsys exit below runs, so no device outlives its namespace's sockets.
  */
+#include <linux/if_vlan.h>
+#include <linux/inetdevice.h>
 #include <linux/module.h>
+#include <net/addrconf.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/ipv6_stubs.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
+#include <net/route.h>
 #include <net/udp_tunnel.h>
+#include <rdma/ib_addr.h>
 
+#include "icrc.h"
+#include "pkt.h"
 #include "vroce.h"
 
 /**
@@ -40,16 +50,406 @@ static struct vroce_netns *vroce_netns(struct net *net)
 	return net_generic(net, vroce_net_id);
 }
 
+/* The device a packet arriving on @ndev is for (referenced), or NULL. */
+static struct vroce_dev *vroce_dev_of_netdev(struct net_device *ndev)
+{
+	struct ib_device *ibdev;
+
+	if (is_vlan_dev(ndev))
+		ndev = vlan_dev_real_dev(ndev);
+	ibdev = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
+	return ibdev ? to_vroce_dev(ibdev) : NULL;
+}
+
+static void vroce_drop(struct vroce_dev *vdev, struct sk_buff *skb,
+		       enum vroce_counter why)
+{
+	vroce_counter_inc(vdev, why);
+	kfree_skb(skb);
+}
+
 /*
- * Receive entry of RoCEv2 packets.  The transport is not wired yet: count
- * and drop.  Returning 0 tells UDP that the skb is consumed.
+ * Check a received packet and hand it to the engines.  On entry skb->data
+ * is the BTH, the skb is linear and its network and transport headers are
+ * set.  Every length comes from the wire: each is checked before use.
+ */
+static void vroce_rcv(struct vroce_dev *vdev, struct sk_buff *skb)
+{
+	struct vroce_pkt pkt = { .vdev = vdev, .skb = skb };
+	struct udphdr *udph = udp_hdr(skb);
+	unsigned int total, hdr_len, pad, l3_len;
+	u32 icrc;
+
+	total = ntohs(udph->len);
+	if (total < sizeof(*udph) + sizeof(struct vroce_bth) + VROCE_ICRC_SIZE)
+		goto hdr_err;
+	total -= sizeof(*udph);
+	if (total > skb->len)
+		goto hdr_err;
+	skb_trim(skb, total);	/* Ethernet minimum-frame padding */
+
+	pkt.bth = (struct vroce_bth *)skb->data;
+	pkt.opcode = pkt.bth->opcode;
+	pkt.flags = vroce_opcodes[pkt.opcode].flags;
+	if (!(pkt.flags & VROCE_F_VALID) ||
+	    vroce_bth_tver(pkt.bth) != VROCE_BTH_TVER)
+		goto hdr_err;
+	hdr_len = vroce_opcode_hdr_len(pkt.opcode);
+	pad = vroce_bth_pad(pkt.bth);
+	if (total < hdr_len + pad + VROCE_ICRC_SIZE)
+		goto hdr_err;
+
+	if (ip_hdr(skb)->version == 4) {
+		const struct iphdr *iph = ip_hdr(skb);
+
+		/* The ICRC covers a 20-byte IPv4 header: no options. */
+		if (iph->ihl != 5)
+			goto hdr_err;
+		pkt.ipv6 = false;
+		ipv6_addr_set_v4mapped(iph->saddr, &pkt.saddr);
+		ipv6_addr_set_v4mapped(iph->daddr, &pkt.daddr);
+		pkt.tos = iph->tos;
+	} else {
+		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+
+		pkt.ipv6 = true;
+		pkt.saddr = ip6h->saddr;
+		pkt.daddr = ip6h->daddr;
+		pkt.tos = ipv6_get_dsfield(ip6h);
+	}
+	l3_len = skb->data - skb_network_header(skb);
+	icrc = vroce_icrc_packet(skb_network_header(skb), pkt.ipv6,
+				 l3_len + total - VROCE_ICRC_SIZE);
+	if (icrc != get_unaligned_le32(skb->data + total - VROCE_ICRC_SIZE)) {
+		vroce_drop(vdev, skb, VROCE_CNT_RX_ICRC_ERR);
+		return;
+	}
+
+	pkt.psn = vroce_bth_psn(pkt.bth);
+	pkt.qpn = vroce_bth_qpn(pkt.bth);
+	pkt.hdr_len = hdr_len;
+	pkt.paylen = total - hdr_len - pad - VROCE_ICRC_SIZE;
+	pkt.sport = udph->source;
+	vroce_counter_inc(vdev, VROCE_CNT_RX_PACKETS);
+
+	if (pkt.flags & VROCE_F_REQ)
+		vroce_resp_rcv(&pkt);
+	else if (pkt.flags & VROCE_F_RESP)
+		vroce_comp_rcv(&pkt);
+	else	/* CNP: congestion control is not wired yet */
+		vroce_drop(vdev, skb, VROCE_CNT_RX_NO_QP);
+	return;
+
+hdr_err:
+	vroce_drop(vdev, skb, VROCE_CNT_RX_HDR_ERR);
+}
+
+/*
+ * Receive entry of RoCEv2 packets from the network stack; skb->data is the
+ * UDP header.  Returning 0 tells UDP that the skb is consumed.
  */
 static int vroce_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 {
 	struct vroce_netns *vn = vroce_netns(sock_net(sk));
+	struct vroce_dev *vdev;
 
-	atomic64_inc(&vn->rx_unhandled);
-	kfree_skb(skb);
+	vdev = vroce_dev_of_netdev(skb->dev);
+	if (!vdev) {
+		atomic64_inc(&vn->rx_unhandled);
+		kfree_skb(skb);
+		return 0;
+	}
+	if (skb_linearize(skb)) {
+		vroce_drop(vdev, skb, VROCE_CNT_RX_HDR_ERR);
+	} else {
+		skb_pull(skb, sizeof(struct udphdr));
+		vroce_rcv(vdev, skb);
+	}
+	ib_device_put(&vdev->ibdev);
+	return 0;
+}
+
+/*
+ * Loopback: a packet for an address of this host goes straight to the
+ * vroce device owning that address, without the IP stack.  Delivery is
+ * deferred to the target's work item so that the sender's engine is never
+ * re-entered from its own transmit call; the work item runs with bottom
+ * halves off, like packets from the network.
+ */
+static void vroce_loop_work(struct work_struct *work)
+{
+	struct vroce_dev *vdev = container_of(work, struct vroce_dev, loop_work);
+	struct sk_buff *skb;
+	int budget = 64;
+
+	if (!ib_device_try_get(&vdev->ibdev)) {
+		skb_queue_purge(&vdev->loop_q);
+		return;
+	}
+	local_bh_disable();
+	while (budget-- && (skb = skb_dequeue(&vdev->loop_q))) {
+		vroce_counter_inc(vdev, VROCE_CNT_RX_LOOPBACK);
+		vroce_rcv(vdev, skb);
+	}
+	local_bh_enable();
+	if (!skb_queue_empty(&vdev->loop_q))
+		queue_work(system_highpri_wq, &vdev->loop_work);
+	ib_device_put(&vdev->ibdev);
+}
+
+/**
+ * vroce_loop_init() - set up a device's loopback queue
+ * @vdev: device being created
+ */
+void vroce_loop_init(struct vroce_dev *vdev)
+{
+	skb_queue_head_init(&vdev->loop_q);
+	INIT_WORK(&vdev->loop_work, vroce_loop_work);
+}
+
+/**
+ * vroce_loop_cleanup() - drop what is still queued, from dealloc_driver
+ * @vdev: device being freed
+ */
+void vroce_loop_cleanup(struct vroce_dev *vdev)
+{
+	cancel_work_sync(&vdev->loop_work);
+	skb_queue_purge(&vdev->loop_q);
+}
+
+/* The vroce device owning local address @daddr (referenced), or NULL. */
+static struct vroce_dev *vroce_local_dev(struct net *net,
+					 const struct vroce_av *av)
+{
+	struct net_device *ndev;
+	struct vroce_dev *vdev = NULL;
+
+	rcu_read_lock();
+	if (av->ipv6)
+		ndev = ipv6_dev_find(net, &av->daddr, NULL);
+	else
+		ndev = __ip_dev_find(net, av->daddr.s6_addr32[3], false);
+	if (ndev)
+		vdev = vroce_dev_of_netdev(ndev);
+	rcu_read_unlock();
+	return vdev;
+}
+
+/**
+ * vroce_pkt_sport() - RoCEv2 UDP source port for a flow
+ * @entropy: flow label (or any per-flow value)
+ *
+ * Return: a port in 0xc000..0xffff, so ECMP spreads flows as for hardware.
+ */
+__be16 vroce_pkt_sport(u32 entropy)
+{
+	return cpu_to_be16(rdma_flow_label_to_udp_sport(entropy));
+}
+
+/**
+ * vroce_av_from_attr() - address vector from an ib_core address
+ * @av: filled in
+ * @attr: RoCE address with GRH and source GID attribute
+ *
+ * Return: 0, or -EINVAL when the address is not a RoCEv2 one.
+ */
+int vroce_av_from_attr(struct vroce_av *av, const struct rdma_ah_attr *attr)
+{
+	const struct ib_global_route *grh;
+	enum rdma_network_type type;
+
+	if (!(rdma_ah_get_ah_flags(attr) & IB_AH_GRH) ||
+	    attr->type != RDMA_AH_ATTR_TYPE_ROCE)
+		return -EINVAL;
+	grh = rdma_ah_read_grh(attr);
+	if (!grh->sgid_attr)
+		return -EINVAL;
+	type = rdma_gid_attr_network_type(grh->sgid_attr);
+	if (type != RDMA_NETWORK_IPV4 && type != RDMA_NETWORK_IPV6)
+		return -EINVAL;
+
+	memset(av, 0, sizeof(*av));
+	av->ipv6 = type == RDMA_NETWORK_IPV6;
+	memcpy(&av->saddr, grh->sgid_attr->gid.raw, sizeof(av->saddr));
+	memcpy(&av->daddr, grh->dgid.raw, sizeof(av->daddr));
+	if (!av->ipv6 && (!ipv6_addr_v4mapped(&av->saddr) ||
+			  !ipv6_addr_v4mapped(&av->daddr)))
+		return -EINVAL;
+	memcpy(av->dmac, attr->roce.dmac, ETH_ALEN);
+	av->tclass = grh->traffic_class;
+	av->hop_limit = grh->hop_limit ? grh->hop_limit : 64;
+	av->flow_label = grh->flow_label;
+	return 0;
+}
+
+/**
+ * vroce_pkt_alloc() - a packet buffer with room for every header
+ * @vdev: sending device
+ * @len: BTH, extension headers, payload and pad; the caller skb_put()s
+ *	them, net.c adds the ICRC
+ *
+ * Return: the skb or NULL.  Callable from any context.
+ */
+struct sk_buff *vroce_pkt_alloc(struct vroce_dev *vdev, unsigned int len)
+{
+	struct sk_buff *skb;
+
+	skb = alloc_skb(VROCE_PKT_HEADROOM + len + VROCE_ICRC_SIZE,
+			GFP_ATOMIC);
+	if (skb)
+		skb_reserve(skb, VROCE_PKT_HEADROOM);
+	return skb;
+}
+
+static struct dst_entry *vroce_route(struct net *net, struct vroce_dev *vdev,
+				     const struct vroce_av *av, bool *local)
+{
+	if (!av->ipv6) {
+		struct flowi4 fl = {};
+		struct rtable *rt;
+
+		fl.daddr = av->daddr.s6_addr32[3];
+		fl.saddr = av->saddr.s6_addr32[3];
+		fl.flowi4_oif = vdev->ndev->ifindex;
+		fl.flowi4_proto = IPPROTO_UDP;
+		rt = ip_route_output_key(net, &fl);
+		if (IS_ERR(rt))
+			return NULL;
+		*local = rt->rt_type == RTN_LOCAL;
+		return &rt->dst;
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	{
+		struct vroce_netns *vn = vroce_netns(net);
+		struct flowi6 fl6 = {};
+		struct dst_entry *dst;
+
+		if (!vn->sk6)
+			return NULL;
+		fl6.daddr = av->daddr;
+		fl6.saddr = av->saddr;
+		fl6.flowi6_oif = vdev->ndev->ifindex;
+		fl6.flowi6_proto = IPPROTO_UDP;
+		dst = ipv6_stub->ipv6_dst_lookup_flow(net, vn->sk6->sk, &fl6,
+						      NULL);
+		if (IS_ERR(dst))
+			return NULL;
+		*local = dst->dev->flags & IFF_LOOPBACK;
+		return dst;
+	}
+#else
+	return NULL;
+#endif
+}
+
+static void vroce_push_ip(struct net *net, struct sk_buff *skb,
+			  const struct vroce_av *av)
+{
+	if (!av->ipv6) {
+		struct iphdr *iph;
+
+		skb_push(skb, sizeof(*iph));
+		skb_reset_network_header(skb);
+		iph = ip_hdr(skb);
+		iph->version = 4;
+		iph->ihl = 5;
+		iph->tos = av->tclass;
+		iph->tot_len = htons(skb->len);
+		iph->frag_off = htons(IP_DF);
+		iph->ttl = av->hop_limit;
+		iph->protocol = IPPROTO_UDP;
+		iph->saddr = av->saddr.s6_addr32[3];
+		iph->daddr = av->daddr.s6_addr32[3];
+		ip_select_ident(net, skb, NULL);
+		ip_send_check(iph);
+		skb->protocol = htons(ETH_P_IP);
+	} else {
+		struct ipv6hdr *ip6h;
+		unsigned int plen = skb->len;
+
+		skb_push(skb, sizeof(*ip6h));
+		skb_reset_network_header(skb);
+		ip6h = ipv6_hdr(skb);
+		ip6_flow_hdr(ip6h, av->tclass, htonl(av->flow_label));
+		ip6h->payload_len = htons(plen);
+		ip6h->nexthdr = IPPROTO_UDP;
+		ip6h->hop_limit = av->hop_limit;
+		ip6h->saddr = av->saddr;
+		ip6h->daddr = av->daddr;
+		skb->protocol = htons(ETH_P_IPV6);
+	}
+}
+
+/**
+ * vroce_pkt_send() - the one place RoCEv2 packets leave a device
+ * @vdev: sending device
+ * @av: destination
+ * @skb: from vroce_pkt_alloc(), data = BTH .. pad; consumed
+ * @entropy: per-flow value for the UDP source port
+ *
+ * Adds UDP and IP headers and the ICRC, then hands the packet to the IP
+ * stack, or to the local vroce device owning the destination address.
+ * Must be called without engine locks held.
+ *
+ * Return: 0, or -EHOSTUNREACH / -ENETDOWN / -ENOBUFS; the packet is then
+ * dropped and counted (reliable transports retransmit).
+ */
+int vroce_pkt_send(struct vroce_dev *vdev, const struct vroce_av *av,
+		   struct sk_buff *skb, u32 entropy)
+{
+	struct net *net = dev_net(vdev->ndev);
+	struct vroce_dev *target;
+	struct dst_entry *dst;
+	struct udphdr *udph;
+	bool local = false;
+	u32 icrc;
+	int err;
+
+	dst = vroce_route(net, vdev, av, &local);
+	if (!dst) {
+		vroce_drop(vdev, skb, VROCE_CNT_TX_ERR);
+		return -EHOSTUNREACH;
+	}
+
+	skb_put(skb, VROCE_ICRC_SIZE);
+	udph = skb_push(skb, sizeof(*udph));
+	skb_reset_transport_header(skb);
+	udph->source = vroce_pkt_sport(entropy);
+	udph->dest = htons(VROCE_ROCE_V2_PORT);
+	udph->len = htons(skb->len);
+	udph->check = 0;	/* RoCEv2: the ICRC protects the packet */
+	vroce_push_ip(net, skb, av);
+
+	icrc = vroce_icrc_packet(skb_network_header(skb), av->ipv6,
+				 skb->len - VROCE_ICRC_SIZE);
+	put_unaligned_le32(icrc, skb_tail_pointer(skb) - VROCE_ICRC_SIZE);
+	vroce_counter_inc(vdev, VROCE_CNT_TX_PACKETS);
+
+	if (local) {
+		dst_release(dst);
+		target = vroce_local_dev(net, av);
+		if (!target) {
+			vroce_drop(vdev, skb, VROCE_CNT_TX_ERR);
+			return -EHOSTUNREACH;
+		}
+		skb_pull(skb, skb_transport_offset(skb) + sizeof(*udph));
+		skb_queue_tail(&target->loop_q, skb);
+		queue_work(system_highpri_wq, &target->loop_work);
+		ib_device_put(&target->ibdev);
+		return 0;
+	}
+
+	skb_dst_set(skb, dst);
+	skb->dev = dst->dev;
+	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+	if (av->ipv6)
+		err = ip6_local_out(net, NULL, skb);
+	else
+		err = ip_local_out(net, NULL, skb);
+	if (unlikely(net_xmit_eval(err))) {
+		vroce_counter_inc(vdev, VROCE_CNT_TX_ERR);
+		return -ENOBUFS;
+	}
 	return 0;
 }
 

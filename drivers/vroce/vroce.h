@@ -89,6 +89,9 @@
  * @srqs: srq_num -> struct vroce_srq; same locking as @qps
  * @next_srq_num: cyclic allocation hint for @srqs
  * @counters: per-CPU event counters (counters.c)
+ * @loop_q: packets from local senders waiting for @loop_work (net.c);
+ *	the queue's own lock
+ * @loop_work: delivers @loop_q to the receive path
  * @num_pds: protection domains allocated, bounded by VROCE_MAX_PD; the
  *	other num_* count their objects against the VROCE_MAX_* limits
  */
@@ -115,6 +118,8 @@ struct vroce_dev {
 	u32 next_srq_num;
 
 	struct vroce_counters __percpu *counters;
+	struct sk_buff_head loop_q;
+	struct work_struct loop_work;
 
 	atomic_t num_pds;
 	atomic_t num_qps;
@@ -198,6 +203,8 @@ void vroce_parent_class_exit(void);
 int vroce_net_init(void);
 void vroce_net_exit(void);
 int vroce_net_get(struct net *net);
+void vroce_loop_init(struct vroce_dev *vdev);
+void vroce_loop_cleanup(struct vroce_dev *vdev);
 void vroce_net_put(struct net *net);
 
 /* verbs.c */

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A RoCEv2 packet as the engines see it, and the address vector a packet
+ * is sent to.  net.c builds and parses; the engines fill headers and
+ * payload through these helpers and never touch IP or UDP.
+ */
+#ifndef VROCE_PKT_H
+#define VROCE_PKT_H
+
+#include <linux/in6.h>
+#include <linux/skbuff.h>
+#include <rdma/ib_verbs.h>
+
+#include "hdr.h"
+#include "opcode.h"
+
+struct vroce_dev;
+struct vroce_qp;
+
+/**
+ * struct vroce_av - where packets of a QP or AH go
+ * @ipv6: RoCEv2 over IPv6 (else IPv4; addresses are then v4-mapped)
+ * @saddr: source address (from the source GID)
+ * @daddr: destination address (from the destination GID)
+ * @dmac: destination MAC resolved by ib_core
+ * @tclass: IP DSCP/ECN byte (traffic class of the AH/QP)
+ * @hop_limit: IP TTL / hop limit
+ * @flow_label: IPv6 flow label; also feeds the UDP source port
+ */
+struct vroce_av {
+	bool ipv6;
+	struct in6_addr saddr;
+	struct in6_addr daddr;
+	u8 dmac[ETH_ALEN];
+	u8 tclass;
+	u8 hop_limit;
+	u32 flow_label;
+};
+
+int vroce_av_from_attr(struct vroce_av *av, const struct rdma_ah_attr *attr);
+
+/**
+ * struct vroce_pkt - a received packet, parsed and checked
+ * @vdev: the device it arrived on
+ * @skb: the packet; skb->data is the BTH, network header set
+ * @bth: the BTH (in @skb's linear data)
+ * @opcode: BTH opcode
+ * @flags: vroce_opcodes[@opcode].flags
+ * @psn: BTH PSN
+ * @qpn: BTH destination QP
+ * @hdr_len: BTH and extension headers
+ * @paylen: payload bytes (padding and ICRC excluded)
+ * @ipv6: IP version of the packet
+ * @saddr: source IP (v4-mapped for IPv4)
+ * @daddr: destination IP (v4-mapped for IPv4)
+ * @tos: DSCP/ECN byte the packet carried
+ * @sport: UDP source port
+ */
+struct vroce_pkt {
+	struct vroce_dev *vdev;
+	struct sk_buff *skb;
+	struct vroce_bth *bth;
+	u8 opcode;
+	u32 flags;
+	u32 psn;
+	u32 qpn;
+	u16 hdr_len;
+	u32 paylen;
+	bool ipv6;
+	struct in6_addr saddr;
+	struct in6_addr daddr;
+	u8 tos;
+	__be16 sport;
+};
+
+/* Extension header @e of a packet that carries it (checked by the parser). */
+static inline void *vroce_pkt_ext(const struct vroce_pkt *pkt,
+				  enum vroce_ext e)
+{
+	return (u8 *)pkt->bth + vroce_opcode_ext_offset(pkt->opcode, e);
+}
+
+static inline void *vroce_pkt_payload(const struct vroce_pkt *pkt)
+{
+	return (u8 *)pkt->bth + pkt->hdr_len;
+}
+
+/* Room before the BTH for Ethernet, IP and UDP headers. */
+#define VROCE_PKT_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
+				 sizeof(struct udphdr))
+
+struct sk_buff *vroce_pkt_alloc(struct vroce_dev *vdev, unsigned int len);
+int vroce_pkt_send(struct vroce_dev *vdev, const struct vroce_av *av,
+		   struct sk_buff *skb, u32 entropy);
+__be16 vroce_pkt_sport(u32 entropy);
+
+/* Receive dispatch (the engines; resp.c for requests, comp.c for responses). */
+void vroce_resp_rcv(struct vroce_pkt *pkt);
+void vroce_comp_rcv(struct vroce_pkt *pkt);
+
+#endif /* VROCE_PKT_H */
