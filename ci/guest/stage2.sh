@@ -34,6 +34,17 @@ trap power_off EXIT
 
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
+
+# The repository may live under a directory the guest replaces with its
+# own tmpfs (CI clones into /tmp): keep it visible at the same path.
+src_dir=$(cd "$(dirname "$0")/../.." && pwd)
+case $src_dir in
+/tmp/* | /run/* | /dev/shm/*)
+	mkdir -p /.vroce-src
+	mount --bind "$src_dir" /.vroce-src
+	;;
+*) src_dir= ;;
+esac
 mkdir -p /dev/pts /dev/shm
 mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /dev/pts
 mount -t tmpfs -o mode=1777 tmpfs /dev/shm
@@ -43,6 +54,10 @@ mount -t debugfs debugfs /sys/kernel/debug
 mount -t configfs configfs /sys/kernel/config 2>/dev/null
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mkdir -p /run/netns /run/lock
+if [ -n "$src_dir" ]; then
+	mkdir -p "$src_dir"
+	mount --bind /.vroce-src "$src_dir"
+fi
 # Interactive helpers (ip netns exec, ibv_* tools) expect these.
 ln -sf /proc/self/fd /dev/fd
 ln -sf /proc/self/fd/0 /dev/stdin
