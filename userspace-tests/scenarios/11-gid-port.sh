@@ -33,9 +33,12 @@ vt_wait_for "! grep -qx 2001:0db8:0077:0000:0000:0000:0000:0015 $sys/gids/*" 5 |
 	vt_fail "GID stays after the IPv6 address is removed"
 
 # Port state follows the link, with PORT_ERR / PORT_ACTIVE events.
-stdbuf -oL ibv_asyncwatch -d vroce0 >"$VROCE_JOB/asyncwatch.$$" 2>&1 &
+events_file=$VROCE_JOB/asyncwatch.$$
+stdbuf -oL ibv_asyncwatch -d vroce0 >"$events_file" 2>&1 &
 watch=$!
-sleep 1
+# It prints its FD once it listens; events before that would be missed.
+vt_wait_for "grep -q 'async event FD' $events_file" 20 ||
+	vt_fail "ibv_asyncwatch did not start"
 ip link set eth0 down
 vt_wait_for "[ \$(vt_port_state vroce0) = DOWN ]" 5 ||
 	vt_fail "port is $(vt_port_state vroce0) after link down"
@@ -44,11 +47,11 @@ grep -q 'PORT_DOWN\|DISABLED' <<<"$(ibv_devinfo -d vroce0)" ||
 ip link set eth0 up
 vt_wait_for "[ \$(vt_port_state vroce0) = ACTIVE ]" 5 ||
 	vt_fail "port is $(vt_port_state vroce0) after link up"
-sleep 1
+vt_wait_for "grep -q PORT_ACTIVE $events_file" 20
 kill "$watch" 2>/dev/null
 wait "$watch" 2>/dev/null
-events=$(cat "$VROCE_JOB/asyncwatch.$$")
-rm -f "$VROCE_JOB/asyncwatch.$$"
+events=$(cat "$events_file")
+rm -f "$events_file"
 vt_log "events: $events"
 grep -q 'PORT_ERR' <<<"$events" || vt_fail "no IBV_EVENT_PORT_ERR: $events"
 grep -q 'PORT_ACTIVE' <<<"$events" || vt_fail "no IBV_EVENT_PORT_ACTIVE: $events"
