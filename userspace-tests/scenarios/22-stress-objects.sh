@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 1200
+#
+# Four processes each create and destroy 1000 rounds of PD, CQ, MR, SRQ,
+# AH, MW and QP (some in RTS with work posted) plus a burst of 64 of each
+# held at once, while three more die holding objects: SIGKILL, exit(), and
+# ibv_close_device (userspace-tests/verbs/stress_objects.c).  Afterwards
+# `rdma resource show` is back to its starting counts, the module
+# reference count is back to its value before, and rmmod works.
+. "$VROCE_SRC/userspace-tests/lib/common.sh"
+. "$VROCE_SRC/userspace-tests/lib/vroce.sh"
+
+bin=$VROCE_SRC/userspace-tests/bin/stress_objects
+[ -x "$bin" ] || vt_skip "$bin not built (make -C userspace-tests tests)"
+
+vt_load_vroce
+ip link set eth0 up
+vt_link_add vroce0 eth0
+vt_wait_for "grep -q ':ffff:' $(vt_sys vroce0)/ports/1/gids/1" 10 ||
+	vt_fail "no IPv4 GID at index 1"
+
+base=$(rdma resource show vroce0)
+ref0=$(vt_refcnt)
+vt_log "before: $base; refcnt $ref0"
+vt_run_timeout 1100 "$bin" -d vroce0 -p "${VT_STRESS_PROCS:-4}" \
+	-n "${VT_STRESS_ITERS:-1000}" -b 64 -v >out.txt 2>&1
+rc=$?
+cat out.txt >&2
+[ "$rc" = 124 ] && vt_fail "stress_objects timed out: last line: $(tail -n 1 out.txt)"
+if [ "$rc" != 0 ]; then
+	vt_fail "exit $rc: $(grep '^FAIL' out.txt | head -n 8 | cut -c1-160 | paste -sd '|')"
+fi
+vt_wait_for "[ \"\$(rdma resource show vroce0)\" = \"$base\" ]" 30 ||
+	vt_fail "resources not back: '$(rdma resource show vroce0)', want '$base'"
+for t in qp cq mr pd; do
+	n=$(rdma resource show "$t" dev vroce0 2>/dev/null | grep -c .)
+	vt_log "rdma resource show $t: $n"
+done
+vt_wait_for "[ \"\$(vt_refcnt)\" = \"$ref0\" ]" 10 ||
+	vt_fail "module refcnt $(vt_refcnt), was $ref0 before"
+rdma link delete vroce0 || vt_fail "rdma link delete"
+vt_wait_for "[ \"\$(vt_refcnt)\" = 0 ]" 10 || vt_fail "refcnt $(vt_refcnt) after link delete"
+rmmod vroce || vt_fail "rmmod vroce"
+vt_pass "$(grep -c '^ok   stress.worker' out.txt) workers ok, 3 victims cleaned up; resources '$base', refcnt $ref0 -> 0, rmmod ok"
