@@ -14,11 +14,13 @@
  * @lock: serialises producers (engines, flush), poll_cq, arming and resize;
  *	taken with irqsave, never held while calling comp_handler
  * @queue: the ring; a user CQ's slots are struct ib_uverbs_wc (the rxe
- *	ABI), a kernel CQ's are struct ib_wc
- * @is_user: the ring is mapped by a process
- * @notify: IB_CQ_NEXT_COMP / IB_CQ_SOLICITED armed, 0 when not armed
+ *	ABI), a kernel CQ's are struct ib_wc (@lock)
+ * @is_user: the ring is mapped by a process (immutable)
+ * @notify: IB_CQ_NEXT_COMP / IB_CQ_SOLICITED bits armed, 0 when not
+ *	armed; cleared when the comp_handler is scheduled (@lock)
  * @overflowed: a completion was lost; the CQ is in error (IB_EVENT_CQ_ERR
- *	was raised once) and further posts fail
+ *	was raised once) and further posts fail; entries already in the
+ *	ring can still be polled (@lock)
  */
 struct vroce_cq {
 	struct ib_cq ibcq;
@@ -43,8 +45,9 @@ static inline struct vroce_cq *to_vroce_cq(struct ib_cq *ibcq)
  * Callable from any context.  Calls the CQ's comp_handler (after dropping
  * the CQ lock) when the CQ was armed for this completion.
  *
- * Return: 0, or -ENOSPC when the CQ is full: the completion is dropped,
- * the CQ goes into error and IB_EVENT_CQ_ERR is raised.
+ * Return: 0, or -ENOSPC when the CQ is full or in error: the completion
+ * is dropped; on the first overflow the CQ goes into error and
+ * IB_EVENT_CQ_ERR is raised.
  */
 int vroce_cq_post(struct vroce_cq *cq, const struct ib_wc *wc, bool solicited);
 

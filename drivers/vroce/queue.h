@@ -2,6 +2,12 @@
 /*
  * Work and completion rings (SQ, RQ, SRQ, CQ).
  *
+ * Note to users of this API (qp.c): the signatures used for the SQ and RQ
+ * are unchanged.  @num_elem of vroce_queue_init() is the number of entries
+ * the ring must hold; the ring may hold more (vroce_queue_capacity(), the
+ * value to report back as max_wr).  vroce_queue_resize() gained a lock and
+ * takes a user pointer for the new mminfo (only cq.c and srq.c resize).
+ *
  * A ring is one buffer: a 384-byte header in the soft-RoCE ABI layout
  * (struct rxe_queue_buf: log2_elem_size, index_mask, producer_index at 128,
  * consumer_index at 256) followed by a power-of-two number of slots.  One
@@ -12,13 +18,16 @@
  * masks every index it reads from the shared header, and copies a slot out
  * before looking at it.  Only queue.c touches ring memory.
  *
- * The buffer of a user ring belongs to its rdma_user_mmap_entry and is
- * freed by the mmap_free op once the object is gone AND every mapping is
- * closed, so a process can never map freed pages.
+ * The buffer of a user ring belongs to its rdma_user_mmap_entry once
+ * vroce_queue_mmap_info() created one, and is freed by the mmap_free op
+ * once the object is gone AND every mapping is closed, so a process can
+ * never reach freed pages.
  */
 #ifndef VROCE_QUEUE_H
 #define VROCE_QUEUE_H
 
+#include <linux/bits.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_user_rxe.h>
@@ -26,11 +35,23 @@
 /* Size of the ring header; slots start right after it. */
 #define VROCE_QUEUE_HDR_SIZE	offsetof(struct rxe_queue_buf, data)
 
+/*
+ * Sanity bounds of the ring allocator.  Callers check the device limits
+ * (VROCE_MAX_*) first; these only keep the size arithmetic far from
+ * overflow whatever a caller passes.
+ */
+#define VROCE_QUEUE_MAX_ELEM		BIT(20)
+#define VROCE_QUEUE_MAX_ELEM_SIZE	BIT(16)
+
 /**
  * enum vroce_queue_owner - who produces into the ring
- * @VROCE_Q_USER_PRODUCER: user space produces (SQ, RQ, SRQ of a user QP)
- * @VROCE_Q_KERNEL_PRODUCER: the kernel produces (every CQ; every ring of a
- *	kernel consumer, where the "user" side is also kernel code)
+ * @VROCE_Q_USER_PRODUCER: the consumer of the verbs produces and the
+ *	kernel consumes (SQ, RQ, SRQ)
+ * @VROCE_Q_KERNEL_PRODUCER: the kernel produces and the consumer of the
+ *	verbs consumes (CQ)
+ *
+ * For a ring of a kernel consumer (not mapped) both sides are kernel code:
+ * the owner then only documents the direction.
  */
 enum vroce_queue_owner {
 	VROCE_Q_USER_PRODUCER,
@@ -46,13 +67,20 @@ struct vroce_mmap_entry;
  * @log2_elem_size: slot size, as written in the header at creation
  * @elem_size: 1 << @log2_elem_size
  * @index_mask: number of slots - 1, as written in the header at creation
- * @prod: the kernel's producer index when the kernel produces
- * @cons: the kernel's consumer index when the kernel consumes
+ * @prod: the kernel's producer index (kernel producer side only)
+ * @cons: the kernel's consumer index (kernel consumer side only)
  * @owner: which side produces
- * @mmap: mmap entry of a user ring, NULL for a kernel ring
+ * @user: the ring is (or may be) mapped by a process; its header is then
+ *	never trusted
+ * @mmap: mmap entry of a user ring once vroce_queue_mmap_info() ran,
+ *	else NULL; owns @buf when set
  *
- * Locking: the object owning the ring serialises producers and consumers
- * (CQ lock, SQ/RQ/SRQ locks); the ring itself has no lock.
+ * Locking: the object owning the ring serialises producers with each other
+ * and consumers with each other (CQ lock, SQ/RQ/SRQ locks); the ring itself
+ * has no lock.  The two sides meet through the header indices only
+ * (store-release by the side that owns an index, load-acquire by the other
+ * side), so producer and consumer may run under different locks.  Geometry
+ * and @mmap change only in vroce_queue_resize(), under the owner's lock.
  */
 struct vroce_queue {
 	struct rxe_queue_buf *buf;
@@ -63,11 +91,12 @@ struct vroce_queue {
 	u32 prod;
 	u32 cons;
 	enum vroce_queue_owner owner;
+	bool user;
 	struct vroce_mmap_entry *mmap;
 };
 
 int vroce_queue_init(struct vroce_queue *q, struct ib_device *ibdev,
-		     u32 num_slots, u32 elem_size, enum vroce_queue_owner owner,
+		     u32 num_elem, u32 elem_size, enum vroce_queue_owner owner,
 		     bool user);
 int vroce_queue_mmap_info(struct vroce_queue *q, struct ib_ucontext *uctx,
 			  struct mminfo *mi);
@@ -91,14 +120,22 @@ void vroce_queue_produce(struct vroce_queue *q);
 bool vroce_queue_peek_copy(struct vroce_queue *q, void *dst, size_t len);
 void vroce_queue_consume(struct vroce_queue *q);
 
+/*
+ * Kernel as consumer, looking ahead: copy the entry @offset places after
+ * the head without consuming (the SQ consumer index moves only when a WQE
+ * completes, the send path copies the WQEs behind the head first).
+ */
+bool vroce_queue_peek_copy_at(struct vroce_queue *q, u32 offset, void *dst,
+			      size_t len);
+
 /* Kernel ring of a kernel consumer: the kernel is also the other side. */
 void *vroce_queue_kernel_consumer_slot(struct vroce_queue *q);
 
 int vroce_queue_resize(struct vroce_queue *q, struct ib_device *ibdev,
-		       u32 num_slots, struct ib_ucontext *uctx,
-		       struct mminfo *mi);
+		       u32 num_elem, struct ib_ucontext *uctx,
+		       struct mminfo __user *umi, spinlock_t *lock);
 
-/* ib_device_ops.mmap and .mmap_free (queue.c) */
+/* ib_device_ops.mmap and .mmap_free (queue.c; set in vroce_cq_ops) */
 int vroce_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
 void vroce_mmap_free(struct rdma_user_mmap_entry *entry);
 

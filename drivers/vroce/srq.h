@@ -11,13 +11,17 @@
 /**
  * struct vroce_srq - shared receive queue
  * @ibsrq: the ib_core SRQ
- * @lock: serialises takers, kernel posters, modify (resize, limit)
- * @queue: ring of struct rxe_recv_wqe + max_sge SGEs per slot
- * @is_user: the ring is mapped by a process
- * @srq_num: number reported to user space (create_srq response)
- * @max_wr: usable slots as reported to the consumer
- * @max_sge: SGEs per WQE as reported to the consumer
- * @limit: armed limit (0: not armed); the event fires once, then disarms
+ * @lock: serialises takers, kernel posters, modify (resize, limit);
+ *	irqsave (the receive path takes in softirq)
+ * @queue: ring of struct rxe_recv_wqe + max_sge SGEs per slot (@lock)
+ * @is_user: the ring is mapped by a process (immutable)
+ * @srq_num: number reported to user space (create_srq response), index
+ *	in vroce_dev.srqs; nothing looks SRQs up by number yet: a lookup
+ *	(XRC) must add a reference count first (immutable)
+ * @max_wr: usable slots as reported to the consumer (@lock)
+ * @max_sge: SGEs per WQE as reported to the consumer (immutable)
+ * @limit: armed limit (0: not armed); the event fires once, then
+ *	disarms (@lock)
  */
 struct vroce_srq {
 	struct ib_srq ibsrq;
@@ -39,11 +43,13 @@ static inline struct vroce_srq *to_vroce_srq(struct ib_srq *ibsrq)
  * vroce_srq_take() - remove the next receive WQE, copied and validated
  * @srq: the SRQ
  * @wqe: buffer for the WQE (header and SGE list)
- * @len: size of @wqe; at least sizeof(rxe_recv_wqe) + max_sge SGEs
+ * @len: size of @wqe; at least sizeof(struct rxe_recv_wqe) plus max_sge
+ *	struct rxe_sge, or WQEs with many SGEs are refused
  *
- * Callable from any context.  A WQE whose num_sge exceeds the SRQ's
- * max_sge is clamped to an error by returning -EINVAL after consuming it.
- * Raises IB_EVENT_SRQ_LIMIT_REACHED when the armed limit is crossed.
+ * Callable from any context.  Only the copy in @wqe is validated and
+ * returned: num_sge within max_sge, the length fields recomputed from the
+ * SGEs, the DMA cursor reset.  A bad WQE is consumed all the same.
+ * Raises IB_EVENT_SRQ_LIMIT_REACHED once when the armed limit is crossed.
  *
  * Return: 0 with @wqe filled, -EAGAIN when empty, -EINVAL for a bad WQE.
  */
