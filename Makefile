@@ -67,6 +67,7 @@ demo: setup
 
 check: setup
 	$(MAKE) --no-print-directory modules-all
+	$(MAKE) --no-print-directory -C $(SRC)/userspace-tests tests
 	$(SRC)/ci/run-tests.sh
 
 lint:
@@ -74,3 +75,4 @@ lint:
 
 clean:
 	rm -rf $(SRC)/build $(SRC)/vroce.ko
+	$(MAKE) -C $(SRC)/userspace-tests clean
