@@ -90,6 +90,7 @@ report() {
 	*) status=FAIL n_fail=$((n_fail + 1)) ;;
 	esac
 	echo "$status [$series] $name ($time s)${reason:+: $reason}"
+	[ ! -s "$job/$name.pcap-note" ] || echo "  note: $(cat "$job/$name.pcap-note")"
 	[ "$status" = FAIL ] || return 0
 	for s in "$@"; do
 		if [ -s "$job/$name$s.log" ]; then
@@ -114,30 +115,68 @@ result_of() {
 	return 0
 }
 
-# split_pcap JOB: cut JOB/wire.pcap into JOB/NAME.pcap at the marker frames
-# VM a sends before and after each scenario (UDP to port 9, payload
-# "vroce-mark begin|end NAME"); the markers, and the ICMP errors they cause,
-# are left out.
+# split_pcap JOB NAME...: cut JOB/wire.pcap into JOB/NAME.pcap for the
+# scenarios NAME... (in the order they ran) at the marker frames VM a sends
+# before and after each scenario (UDP to port 9, payload "vroce-mark
+# begin|end NAME", see wire_mark in ci/guest/stage2.sh); the markers are left
+# out.  A lost marker must not lose the capture: without its begin marker a
+# scenario's capture starts at the last marker of an earlier scenario (else
+# at the start of the capture), without its end marker it stops at the first
+# marker of a later one (else at the end); JOB/NAME.pcap-note says so.
 split_pcap() {
-	local job=$1 num hex text kind name
-	declare -A first=() last=()
+	local job=$1 f num hex text tag kind name i j m lo hi note
+	shift
+	local -A first=() last=()
+	local names=()
 	[ -s "$job/wire.pcap" ] || return 0
+	for f in "$@"; do names+=("$(basename "$f" .sh)"); done
 	while read -r num hex; do
 		# hex to text with printf alone (xxd is not always installed)
 		# shellcheck disable=SC2001 # sed edits every byte pair
 		text=$(printf '%b' "$(sed 's/../\\x&/g' <<<"$hex")" | tr -d '\n')
-		read -r _ kind name <<<"$text"
-
+		read -r tag kind name _ <<<"$text"
+		[ "$tag" = vroce-mark ] || continue
 		case $kind in
-		begin) first[$name]=$num ;;
+		begin) [ -n "${first[$name]:-}" ] || first[$name]=$num ;;
 		end) last[$name]=$num ;;
 		esac
-	done < <(tshark -r "$job/wire.pcap" -Y 'udp.dstport == 9 && data' \
+	done < <(tshark -r "$job/wire.pcap" -Y 'udp.dstport == 9 && data && !icmp' \
 		-T fields -e frame.number -e data.data 2>/dev/null |
 		grep -v '^$' || true)
-	for name in "${!first[@]}"; do
+	for i in "${!names[@]}"; do
+		name=${names[$i]} note=
+		lo=${first[$name]:-}
+		if [ -z "$lo" ]; then
+			lo=0
+			for ((j = 0; j < i; j++)); do
+				for m in "${first[${names[$j]}]:-}" "${last[${names[$j]}]:-}"; do
+					[ -z "$m" ] || [ "$m" -le "$lo" ] || lo=$m
+				done
+			done
+			if [ "$lo" = 0 ]; then
+				note="no begin marker on the wire: capture from its start"
+			else
+				note="no begin marker on the wire: capture from frame $lo"
+			fi
+		fi
+		hi=${last[$name]:-}
+		if [ -z "$hi" ]; then
+			for ((j = i + 1; j < ${#names[@]}; j++)); do
+				for m in "${first[${names[$j]}]:-}" "${last[${names[$j]}]:-}"; do
+					[ -z "$m" ] || { [ -n "$hi" ] && [ "$m" -ge "$hi" ]; } || hi=$m
+				done
+			done
+			note="${note:+$note; }no end marker on the wire: capture to"
+			if [ -z "$hi" ]; then
+				note+=" its end"
+			else
+				note+=" frame $hi"
+			fi
+		fi
+		rm -f "$job/$name.pcap-note"
+		[ -z "$note" ] || echo "$note (wire.pcap)" >"$job/$name.pcap-note"
 		tshark -r "$job/wire.pcap" -w "$job/$name.pcap" -Y \
-			"frame.number > ${first[$name]} && frame.number < ${last[$name]:-999999999} && !(udp.port == 9)" \
+			"frame.number > $lo && frame.number < ${hi:-999999999} && !(udp.dstport == 9 && data.data contains \"vroce-mark\")" \
 			2>/dev/null || true
 	done
 }
@@ -148,12 +187,15 @@ post_check() {
 	local job=$1 name=$2 abi=$3 post=$SCN_DIR/$2.post.sh rc=0 pcap=
 	[ -f "$post" ] || return 0
 	[ -f "$job/$name.pcap" ] && pcap=$job/$name.pcap
+	: >"$job/$name.post.log"
+	[ ! -s "$job/$name.pcap-note" ] ||
+		echo "harness note: $(cat "$job/$name.pcap-note")" >"$job/$name.post.log"
 	(
 		cd "$job" &&
 			VROCE_PCAP=$pcap VROCE_JOB=$job VROCE_SRC=$VT_REPO \
 				VROCE_ABI=$abi VROCE_KERNEL=$(vt_series "$abi") \
 				VROCE_SCENARIO=$name timeout -k 5 120 bash "$post"
-	) >"$job/$name.post.log" 2>&1 </dev/null || rc=$?
+	) >>"$job/$name.post.log" 2>&1 </dev/null || rc=$?
 	echo "$rc"
 }
 
@@ -241,7 +283,7 @@ run_boot() {
 	PIDS=()
 	echo "== [$series] $kind boot ended after $((SECONDS - start)) s"
 
-	[ -z "$pcap" ] || split_pcap "$job"
+	[ -z "$pcap" ] || split_pcap "$job" "$@"
 
 	local rc t r sts missing=0 lost="VM died"
 	[ "$died" = 0 ] || lost="VM hung (stopped after ${budget}s)"

@@ -165,11 +165,34 @@ cleanup() {
 }
 
 # Send a marker frame onto the wire (pair + pcap only): the host cuts the
-# capture into one file per scenario at these frames.  UDP port 9 (discard).
+# capture into one file per scenario at these frames (UDP to port 9, payload
+# "vroce-mark begin|end NAME").  The frame goes to an address nobody owns
+# through a permanent neighbour entry made for it: no ARP, so it is sent even
+# when the peer VM is not up yet (a marker to the peer would wait for an ARP
+# reply and be dropped, and the scenario would have no capture), and no
+# ICMP error comes back.  The peer's NIC ignores the foreign MAC.  The entry
+# is there only while the marker is sent, so scenarios never see it.  Then
+# wait (at most 2 s) until the NIC reports the frame sent, i.e. QEMU and its
+# filter-dump have taken it, before anything of the scenario can happen.
+VT_MARK_IP=10.0.0.254 VT_MARK_MAC=52:54:00:76:72:fe
 wire_mark() {
 	[ "$ROLE" = a ] && [ -n "${VROCE_PCAP_DIR:-}" ] || return 0
-	echo "vroce-mark $1" >"/dev/udp/$VROCE_PEER_IP/9" 2>/dev/null
-	sleep 0.2
+	local stats=/sys/class/net/eth0/statistics/tx_packets tx0 tx i
+	ip neigh replace "$VT_MARK_IP" lladdr "$VT_MARK_MAC" nud permanent \
+		dev eth0 2>/dev/null
+	read -r tx0 <"$stats" || tx0=0
+	if echo "vroce-mark $1" >"/dev/udp/$VT_MARK_IP/9" 2>/dev/null; then
+		for ((i = 0; i < 20; i++)); do
+			read -r tx <"$stats" || break
+			[ "$tx" = "$tx0" ] || break
+			sleep 0.1
+		done
+		[ "$i" -lt 20 ] || step "wire marker '$1': no tx completion seen"
+	else
+		step "wire marker '$1' could not be sent (the host falls back)"
+	fi
+	ip neigh del "$VT_MARK_IP" dev eth0 2>/dev/null
+	return 0
 }
 
 result() { echo "$*" >>"/job/results$SFX"; }
@@ -259,6 +282,14 @@ run_command() {
 			echo "vroce-vm: insmod $VROCE_MODULE failed" >>"/job/stderr$SFX"
 		fi
 	fi
+	# Two VMs: start COMMAND only once both are up (the other may boot
+	# many seconds later on a loaded host), so traffic between them is
+	# neither lost nor missing from the capture.
+	if [ "$rc" -eq 0 ] && [ "$ROLE" != single ] &&
+		! VT_NAME=vroce-vm vt_barrier start 600; then
+		echo "vroce-vm: the other VM never came up" >>"/job/stderr$SFX"
+		rc=125
+	fi
 	if [ "$rc" -eq 0 ]; then
 		cd "${VROCE_CWD:-/}" 2>/dev/null || cd "$VROCE_SRC" || cd /
 		bash -c "$(cat /job/command)" >>"/job/stdout$SFX" \
@@ -267,6 +298,9 @@ run_command() {
 	fi
 	# Written last and renamed into place: the host waits for this file.
 	echo "$rc" >"/job/exit$SFX.tmp" && mv "/job/exit$SFX.tmp" "/job/exit$SFX"
+	# Stay on the wire until the other VM's command is done too (the host
+	# stops this VM should the other one die instead).
+	[ "$ROLE" = single ] || VT_NAME=vroce-vm vt_barrier finished 3600
 }
 
 step "RDMA core loaded, starting the job"

@@ -145,12 +145,17 @@ vt_alive() {
 	return 1
 }
 
-# vt_stop PID...: end QEMU processes (TERM, then KILL).
+# vt_stop PID...: end QEMU processes: TERM, which QEMU answers with an
+# orderly exit (closing its capture file), then KILL those still there after
+# 10 s (a loaded host can take a while).
 vt_stop() {
-	local p
+	local p i
 	vt_alive "$@" || return 0
 	kill -TERM "$@" 2>/dev/null || true
-	sleep 1
+	for ((i = 0; i < 50; i++)); do
+		vt_alive "$@" || break
+		sleep 0.2
+	done
 	for p in "$@"; do
 		kill -KILL "$p" 2>/dev/null || true
 	done
