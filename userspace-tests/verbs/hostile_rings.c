@@ -1031,10 +1031,14 @@ static void poke(struct env *e, bool scribbling)
 		}
 		break;
 	case 8:
-		raw_post(e, (int)rn(e, 3),
-			 rn(e, 3) == 2 ? e->srq->handle : e->qp[i]->handle,
-			 e->qp[i]->qp_type == IBV_QPT_UD,
-			 rn(e, 4) ? e->ah->handle : r32(e));
+		{
+			int kind = (int)rn(e, 3);
+
+			raw_post(e, kind,
+				 kind == 2 ? e->srq->handle : e->qp[i]->handle,
+				 e->qp[i]->qp_type == IBV_QPT_UD,
+				 rn(e, 4) ? e->ah->handle : r32(e));
+		}
 		break;
 	case 9:
 		if (!scribbling)

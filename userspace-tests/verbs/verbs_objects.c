@@ -2173,6 +2173,111 @@ out:
 		ibv_destroy_cq(cq);
 }
 
+/*
+ * The SRQ limit event needs receives consumed, i.e. traffic: UD sends from
+ * one QP to another on the same port, run only once the requester engine
+ * completes sends.
+ */
+static void test_srq_event(void)
+{
+	struct ibv_srq_init_attr sia = {
+		.attr = { .max_wr = 16, .max_sge = 1 },
+	};
+	struct ibv_cq *cq = NULL;
+	struct ibv_srq *srq = NULL;
+	struct ibv_qp *qa = NULL, *qb = NULL;
+	struct ibv_ah *ah = NULL;
+	struct ibv_mr *mr = NULL;
+	struct ibv_srq_attr sa = { .srq_limit = 6 };
+	struct ibv_async_event ev;
+	struct ibv_wc wc[8];
+	int i, ret, got;
+
+	if (send_engine < 0)
+		probe_send_engine();
+	if (!send_engine) {
+		vt_skipf("srq.limit_event_traffic",
+			 "sends do not complete yet (no requester engine)");
+		return;
+	}
+	cq = ibv_create_cq(D.ctx, 64, NULL, NULL, 0);
+	srq = ibv_create_srq(pd1, &sia);
+	mr = reg(pd1, buf, BUFSZ, LW);
+	ah = make_ah(pd1, D.gid_index, &D.gid, 1, 1);
+	if (cq && srq) {
+		qa = vt_create_qp(&D, pd1, IBV_QPT_UD, cq, cq, srq, 8, 1, 1);
+		qb = vt_create_qp(&D, pd1, IBV_QPT_UD, cq, cq, NULL, 8, 1, 1);
+	}
+	if (!qa || !qb || !mr || !ah || vt_qp_to_rts(&D, qa, 0) ||
+	    vt_qp_to_rts(&D, qb, 0)) {
+		vt_failf("srq.limit_event_traffic", "set-up failed: %s",
+			 vt_errname(errno));
+		goto out;
+	}
+	for (i = 0; i < 8; i++) {
+		struct ibv_sge sge = { .addr = (uintptr_t)buf + (uint64_t)i * 128,
+				       .length = 128, .lkey = mr->lkey };
+		struct ibv_recv_wr wr = { .wr_id = 600 + (uint64_t)i,
+					  .sg_list = &sge, .num_sge = 1 }, *bad;
+
+		ibv_post_srq_recv(srq, &wr, &bad);
+	}
+	ret = vt_rc(ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT));
+	vt_drain_async(D.ctx);
+	for (i = 0; i < 3 && !ret; i++) {
+		uint64_t payload = (uint64_t)i;
+		struct ibv_sge sge = { .addr = (uintptr_t)&payload,
+				       .length = 8 };
+		struct ibv_send_wr wr = {
+			.wr_id = 700 + (uint64_t)i, .sg_list = &sge,
+			.num_sge = 1, .opcode = IBV_WR_SEND,
+			.send_flags = IBV_SEND_INLINE | IBV_SEND_SIGNALED,
+		}, *bad;
+
+		wr.wr.ud.ah = ah;
+		wr.wr.ud.remote_qpn = qa->qp_num;
+		wr.wr.ud.remote_qkey = 0x11111111;
+		ret = vt_rc(ibv_post_send(qb, &wr, &bad));
+	}
+	got = ret ? 0 : vt_poll(cq, wc, 6, WAIT_MS);
+	for (i = 0; i < got; i++)
+		if (wc[i].status != IBV_WC_SUCCESS)
+			break;
+	if (ret || got != 6 || i != got) {
+		vt_failf("srq.limit_event_traffic",
+			 "arm/post: %s; %d of 6 completions (3 sends, 3 receives), first bad: %s",
+			 vt_errname(ret), got,
+			 i < got ? vt_wcname(wc[i].status) : "-");
+	} else if (vt_wait_async(D.ctx, IBV_EVENT_SRQ_LIMIT_REACHED, WAIT_MS,
+				 &ev) && ev.element.srq == srq) {
+		memset(&sa, 0xff, sizeof(sa));
+		ibv_query_srq(srq, &sa);
+		if (sa.srq_limit != 0)
+			vt_failf("srq.limit_event_traffic",
+				 "event came but the limit is still armed (%u)",
+				 sa.srq_limit);
+		else
+			vt_ok("srq.limit_event_traffic",
+			      "SRQ_LIMIT_REACHED after 3 of 8 receives consumed (limit 6), limit disarmed");
+	} else {
+		vt_failf("srq.limit_event_traffic",
+			 "no IBV_EVENT_SRQ_LIMIT_REACHED within %d ms", WAIT_MS);
+	}
+out:
+	if (qa)
+		ibv_destroy_qp(qa);
+	if (qb)
+		ibv_destroy_qp(qb);
+	if (ah)
+		ibv_destroy_ah(ah);
+	if (srq)
+		ibv_destroy_srq(srq);
+	if (mr)
+		ibv_dereg_mr(mr);
+	if (cq)
+		ibv_destroy_cq(cq);
+}
+
 /* ----------------------------------------------------------------- main */
 
 static const struct {
@@ -2190,6 +2295,7 @@ static const struct {
 	{ "flush", test_flush },
 	{ "ah", test_ah },
 	{ "wrong_pd", test_wrong_pd },
+	{ "srq_event", test_srq_event },
 };
 
 static void usage(void)
