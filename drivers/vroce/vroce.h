@@ -78,8 +78,8 @@
  *	events and queries
  * @port_state: last port state dispatched to ib_core
  * @port_mtu: active IB MTU derived from the netdev MTU
- * @qps: QP number -> struct vroce_qp; xa_lock (irq) for writers, RCU
- *	plus a reference for lookups from the data path
+ * @qps: QP number -> struct vroce_qpn (qp.h); xa_lock (irq) for
+ *	writers, RCU plus a reference for lookups (vroce_qp_get())
  * @next_qpn: cyclic allocation hint for @qps (QPNs 0 and 1 are special)
  * @mem_keys: key index (key >> 8) -> struct vroce_mr or struct vroce_mw
  *	(told apart by xa_tag_pointer tagging in mr.c); same locking as @qps

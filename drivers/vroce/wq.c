@@ -1,0 +1,1108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The work queues of a QP: ring geometry, posting (kernel verbs and the
+ * user doorbell), the checks every send WQE passes before the send path
+ * sees it, and the runner that executes local operations, completes and
+ * flushes.
+ *
+ * Send queue.  Every WQE the transport will read sits in the private ring
+ * (vroce_sq.slots), checked.  Kernel post_send writes it there.  A user
+ * QP's process writes into the shared ring and rings the doorbell
+ * (POST_SEND with no work request); the runner then copies each new WQE
+ * out of the shared ring once, into its private slot, and checks only
+ * that copy: opcode valid for the QP type (REG_MR never from a process),
+ * num_sge within max_sge, inline length within max_inline, lengths
+ * recomputed from the SGEs, every lkey valid for the QP's PD with the
+ * rights the opcode needs, the AH of a UD WQE existing in the QP's PD.
+ * A WQE that fails keeps the error status it will complete with; nothing
+ * executes past it.  head/next/tail index both rings alike: the shared
+ * ring's consumer index is head, so a slot returns to the process only
+ * when its WQE completed.
+ *
+ * The runner (vroce_qp_run(), under run_lock, may sleep) does what the
+ * state asks: RTS: take WQEs in, execute the local operations (REG_MR,
+ * LOCAL_INV, BIND_MW) that reach the head, complete them (a CQE only when
+ * signaled, or on error; an error moves the QP to ERR); SQD: take WQEs in,
+ * report the drain; SQE/ERR: complete every send WQE with FLUSH_ERR; ERR:
+ * the same for every receive WQE.  Network operations stop it: they wait
+ * for the transport, woken by vroce_req_kick().  It runs inside the system
+ * call for user QPs (doorbell, modify_qp), and from a work item for kernel
+ * QPs, so that no completion handler of a ULP is ever called from inside
+ * its own post or modify call, and for errors raised by the data path.
+ *
+ * Receives posted in ERR.  Kernel post_recv in ERR schedules a flush.  A
+ * process posts receives without entering the kernel, so while a user QP
+ * without SRQ is in ERR its RQ is also polled: from 1 ms after the
+ * transition, doubling while nothing is found up to 200 ms, and on every
+ * doorbell and modify_qp.  A receive posted in ERR thus completes with
+ * IB_WC_WR_FLUSH_ERR within 200 ms at worst, with no cost while no QP is
+ * in ERR.
+ */
+#include <linux/cache.h>
+#include <linux/log2.h>
+#include <linux/nospec.h>
+#include <linux/slab.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "vroce.h"
+
+#define VROCE_QPN_MASK		0xffffff
+#define VROCE_ERR_POLL_MIN_MS	1
+#define VROCE_ERR_POLL_MAX_MS	200
+
+/* Send flags a WQE keeps; others (IP_CSUM: no LSO) are dropped. */
+#define VROCE_SEND_FLAGS	(IB_SEND_FENCE | IB_SEND_SIGNALED | \
+				 IB_SEND_SOLICITED | IB_SEND_INLINE)
+
+/* Properties of a send opcode: the QP types it is valid on, its kind. */
+#define VROCE_WR_RC		BIT(0)
+#define VROCE_WR_UC		BIT(1)
+#define VROCE_WR_UD		BIT(2)	/* UD and GSI */
+#define VROCE_WR_KERNEL		BIT(3)	/* kernel verbs only: has a pointer */
+#define VROCE_WR_USER		BIT(4)	/* user rings only: no kernel form */
+#define VROCE_WR_LOCAL		BIT(5)	/* executed by the send path itself */
+#define VROCE_WR_INLINE		BIT(6)	/* may carry inline data */
+#define VROCE_WR_RDMA		BIT(7)	/* remote address in wr.rdma */
+#define VROCE_WR_ATOMIC		BIT(8)	/* remote address in wr.atomic */
+#define VROCE_WR_LWRITE		BIT(9)	/* writes local memory */
+
+struct vroce_wr_info {
+	u16 flags;
+	enum ib_wc_opcode wc_opcode;
+};
+
+/*
+ * The opcodes vroce executes.  FLUSH and ATOMIC_WRITE (not advertised),
+ * LSO, masked atomics and READ_WITH_INV (iWARP) are refused.
+ */
+static const struct vroce_wr_info vroce_wr_info[] = {
+	[IB_WR_RDMA_WRITE] = {
+		VROCE_WR_RC | VROCE_WR_UC | VROCE_WR_INLINE | VROCE_WR_RDMA,
+		IB_WC_RDMA_WRITE },
+	[IB_WR_RDMA_WRITE_WITH_IMM] = {
+		VROCE_WR_RC | VROCE_WR_UC | VROCE_WR_INLINE | VROCE_WR_RDMA,
+		IB_WC_RDMA_WRITE },
+	[IB_WR_SEND] = {
+		VROCE_WR_RC | VROCE_WR_UC | VROCE_WR_UD | VROCE_WR_INLINE,
+		IB_WC_SEND },
+	[IB_WR_SEND_WITH_IMM] = {
+		VROCE_WR_RC | VROCE_WR_UC | VROCE_WR_UD | VROCE_WR_INLINE,
+		IB_WC_SEND },
+	[IB_WR_RDMA_READ] = {
+		VROCE_WR_RC | VROCE_WR_RDMA | VROCE_WR_LWRITE,
+		IB_WC_RDMA_READ },
+	[IB_WR_ATOMIC_CMP_AND_SWP] = {
+		VROCE_WR_RC | VROCE_WR_ATOMIC | VROCE_WR_LWRITE,
+		IB_WC_COMP_SWAP },
+	[IB_WR_ATOMIC_FETCH_AND_ADD] = {
+		VROCE_WR_RC | VROCE_WR_ATOMIC | VROCE_WR_LWRITE,
+		IB_WC_FETCH_ADD },
+	[IB_WR_LOCAL_INV] = {
+		VROCE_WR_RC | VROCE_WR_UC | VROCE_WR_LOCAL,
+		IB_WC_LOCAL_INV },
+	[IB_WR_BIND_MW] = {
+		VROCE_WR_RC | VROCE_WR_UC | VROCE_WR_LOCAL | VROCE_WR_USER,
+		IB_WC_BIND_MW },
+	[IB_WR_SEND_WITH_INV] = {
+		VROCE_WR_RC | VROCE_WR_INLINE,
+		IB_WC_SEND },
+	[IB_WR_REG_MR] = {
+		VROCE_WR_RC | VROCE_WR_UC | VROCE_WR_LOCAL | VROCE_WR_KERNEL,
+		IB_WC_REG_MR },
+};
+
+static bool vroce_qp_is_ud(const struct vroce_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI;
+}
+
+/* Properties of @opcode on this QP, 0 when it is not valid there. */
+static u16 vroce_wr_flags(const struct vroce_qp *qp, u32 opcode)
+{
+	u16 flags, type;
+
+	if (opcode >= ARRAY_SIZE(vroce_wr_info))
+		return 0;
+	opcode = array_index_nospec(opcode, ARRAY_SIZE(vroce_wr_info));
+	flags = vroce_wr_info[opcode].flags;
+
+	switch (qp->ibqp.qp_type) {
+	case IB_QPT_RC:
+		type = VROCE_WR_RC;
+		break;
+	case IB_QPT_UC:
+		type = VROCE_WR_UC;
+		break;
+	default:
+		type = VROCE_WR_UD;
+		break;
+	}
+	if (!(flags & type))
+		return 0;
+	if (flags & (qp->is_user ? VROCE_WR_KERNEL : VROCE_WR_USER))
+		return 0;
+	return flags;
+}
+
+/* Completion opcode of a send WQE, whatever its opcode (flush). */
+static enum ib_wc_opcode vroce_wc_opcode(u32 opcode)
+{
+	if (opcode >= ARRAY_SIZE(vroce_wr_info))
+		return IB_WC_SEND;
+	opcode = array_index_nospec(opcode, ARRAY_SIZE(vroce_wr_info));
+	if (!vroce_wr_info[opcode].flags)
+		return IB_WC_SEND;
+	return vroce_wr_info[opcode].wc_opcode;
+}
+
+/* Largest UD message: one packet of the port's active MTU. */
+static u32 vroce_ud_max_len(struct vroce_dev *vdev)
+{
+	unsigned long flags;
+	enum ib_mtu mtu;
+
+	spin_lock_irqsave(&vdev->port_lock, flags);
+	mtu = vdev->port_mtu;
+	spin_unlock_irqrestore(&vdev->port_lock, flags);
+	return ib_mtu_enum_to_int(mtu);
+}
+
+/* Slot size of a ring of @size-byte entries, as queue.c rounds it. */
+static u32 vroce_wq_elem(size_t size)
+{
+	return roundup_pow_of_two(max_t(size_t, size, SMP_CACHE_BYTES));
+}
+
+static void vroce_qp_run_work(struct work_struct *work)
+{
+	struct vroce_qp *qp = container_of(to_delayed_work(work),
+					   struct vroce_qp, run_work);
+
+	vroce_qp_run(qp);
+}
+
+/**
+ * vroce_wq_create() - set up the send and receive queues of a new QP
+ * @qp: the QP; is_user, the CQs and srq are set
+ * @init: the requested caps; rounded up and written back
+ * @udata: user QP: the rings are made mappable
+ * @resp: user QP: filled with the rings' mmap information
+ *
+ * Process context.  Send slot: struct rxe_send_wqe + max(max_send_sge
+ * SGEs, max_inline_data), receive slot: struct rxe_recv_wqe +
+ * max_recv_sge SGEs, each rounded up to a power of two; what the rounding
+ * adds is reported back as more SGEs and inline bytes (up to the device
+ * limits), and the slot count likewise as more WRs.
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int vroce_wq_create(struct vroce_qp *qp, struct ib_qp_init_attr *init,
+		    struct ib_udata *udata, struct rxe_create_qp_resp *resp)
+{
+	struct ib_device *ibdev = qp->ibqp.device;
+	struct ib_qp_cap *cap = &init->cap;
+	struct vroce_sq *sq = &qp->sq;
+	struct vroce_rq *rq = &qp->rq;
+	struct ib_ucontext *uctx;
+	u32 elem, payload, nslots;
+	int err;
+
+	INIT_DELAYED_WORK(&qp->run_work, vroce_qp_run_work);
+
+	elem = vroce_wq_elem(sizeof(struct rxe_send_wqe) +
+			     max_t(u32, cap->max_send_sge *
+					sizeof(struct rxe_sge),
+				   cap->max_inline_data));
+	if (qp->is_user) {
+		err = vroce_queue_init(&sq->queue, ibdev,
+				       max_t(u32, cap->max_send_wr, 1), elem,
+				       VROCE_Q_USER_PRODUCER, true);
+		if (err)
+			return err;
+		elem = sq->queue.elem_size;
+		nslots = sq->queue.index_mask + 1;
+	} else {
+		nslots = roundup_pow_of_two(max_t(u32, cap->max_send_wr, 1) + 1);
+	}
+	payload = elem - sizeof(struct rxe_send_wqe);
+	sq->max_sge = min_t(u32, payload / sizeof(struct rxe_sge),
+			    VROCE_MAX_SGE);
+	sq->max_inline = min_t(u32, payload, VROCE_MAX_INLINE_DATA);
+	sq->mask = nslots - 1;
+	sq->max_wr = sq->mask;
+	/* the private copy keeps only what the caps allow */
+	payload = max_t(u32, sq->max_sge * sizeof(struct rxe_sge),
+			sq->max_inline);
+	sq->slot_size = ALIGN(VROCE_SQ_SLOT_HDR + sizeof(struct rxe_send_wqe) +
+			      payload, 8);
+	sq->slots = kvcalloc(nslots, sq->slot_size, GFP_KERNEL);
+	if (!sq->slots) {
+		err = -ENOMEM;
+		goto cleanup_sq_ring;
+	}
+
+	if (!init->srq) {
+		elem = vroce_wq_elem(sizeof(struct rxe_recv_wqe) +
+				     cap->max_recv_sge * sizeof(struct rxe_sge));
+		err = vroce_queue_init(&rq->queue, ibdev,
+				       max_t(u32, cap->max_recv_wr, 1), elem,
+				       VROCE_Q_USER_PRODUCER, qp->is_user);
+		if (err)
+			goto free_slots;
+		rq->max_wr = vroce_queue_capacity(&rq->queue);
+		rq->max_sge = min_t(u32, (rq->queue.elem_size -
+					  sizeof(struct rxe_recv_wqe)) /
+					 sizeof(struct rxe_sge),
+				    VROCE_MAX_SGE);
+	}
+
+	if (udata) {
+		uctx = &rdma_udata_to_drv_context(udata, struct vroce_ucontext,
+						  ibuc)->ibuc;
+		err = vroce_queue_mmap_info(&sq->queue, uctx, &resp->sq_mi);
+		if (!err && !init->srq)
+			err = vroce_queue_mmap_info(&rq->queue, uctx,
+						    &resp->rq_mi);
+		if (err)
+			goto cleanup_rq_ring;
+	}
+
+	cap->max_send_wr = sq->max_wr;
+	cap->max_send_sge = sq->max_sge;
+	cap->max_inline_data = sq->max_inline;
+	cap->max_recv_wr = rq->max_wr;
+	cap->max_recv_sge = rq->max_sge;
+	return 0;
+
+cleanup_rq_ring:
+	vroce_queue_cleanup(&rq->queue);
+free_slots:
+	kvfree(sq->slots);
+	sq->slots = NULL;
+cleanup_sq_ring:
+	vroce_queue_cleanup(&sq->queue);
+	return err;
+}
+
+/**
+ * vroce_wq_destroy() - free the queues of a QP
+ * @qp: the QP; nothing runs on it any more
+ *
+ * Process context.  A ring the process still maps lives on until it
+ * unmaps it.
+ */
+void vroce_wq_destroy(struct vroce_qp *qp)
+{
+	kvfree(qp->sq.slots);
+	qp->sq.slots = NULL;
+	/* both are zeroed when absent (kernel SQ ring, SRQ) */
+	vroce_queue_cleanup(&qp->sq.queue);
+	vroce_queue_cleanup(&qp->rq.queue);
+}
+
+static u32 vroce_sq_tail(struct vroce_sq *sq)
+{
+	unsigned long flags;
+	u32 tail;
+
+	spin_lock_irqsave(&sq->lock, flags);
+	tail = sq->tail;
+	spin_unlock_irqrestore(&sq->lock, flags);
+	return tail;
+}
+
+/*
+ * Drop every send WQE without completion.  A user ring is emptied up to
+ * the process's producer index; its consumer index stays at our head.
+ */
+static void vroce_sq_discard(struct vroce_qp *qp)
+{
+	struct vroce_sq *sq = &qp->sq;
+	unsigned long flags;
+	u32 n, i;
+
+	lockdep_assert_held(&qp->run_lock);
+
+	spin_lock_irqsave(&sq->lock, flags);
+	n = sq->tail - sq->head;
+	if (qp->is_user) {
+		n = max(n, vroce_queue_count(&sq->queue));
+		for (i = 0; i < n; i++)
+			vroce_queue_consume(&sq->queue);
+	}
+	sq->head += n;
+	sq->next = sq->head;
+	sq->tail = sq->head;
+	spin_unlock_irqrestore(&sq->lock, flags);
+}
+
+/**
+ * vroce_wq_reset() - drop every WQE without completion (to RESET)
+ * @qp: the QP
+ *
+ * Caller holds run_lock: no runner is half way through the queues.
+ */
+void vroce_wq_reset(struct vroce_qp *qp)
+{
+	struct vroce_rq *rq = &qp->rq;
+	unsigned long flags;
+	u32 n;
+
+	lockdep_assert_held(&qp->run_lock);
+
+	vroce_sq_discard(qp);
+	if (!qp->ibqp.srq) {
+		spin_lock_irqsave(&rq->lock, flags);
+		for (n = vroce_queue_count(&rq->queue); n; n--)
+			vroce_queue_consume(&rq->queue);
+		spin_unlock_irqrestore(&rq->lock, flags);
+	}
+	qp->err_seen = false;
+}
+
+/*
+ * Complete the WQE at the head with @status: a CQE when it was signaled
+ * or failed, and its slot goes back.
+ */
+static void vroce_sq_complete(struct vroce_qp *qp, enum ib_wc_status status)
+{
+	struct vroce_sq *sq = &qp->sq;
+	struct rxe_send_wqe *wqe = vroce_sq_wqe(vroce_sq_slot(sq, sq->head));
+	unsigned long flags;
+	struct ib_wc wc;
+	bool signal;
+
+	lockdep_assert_held(&qp->run_lock);
+
+	signal = status != IB_WC_SUCCESS || qp->sq_sig_all ||
+		 (wqe->wr.send_flags & IB_SEND_SIGNALED);
+	if (signal) {
+		memset(&wc, 0, sizeof(wc));
+		wc.wr_id = wqe->wr.wr_id;
+		wc.status = status;
+		wc.opcode = vroce_wc_opcode(wqe->wr.opcode);
+		wc.qp = &qp->ibqp;
+		if (status == IB_WC_SUCCESS)
+			wc.byte_len = wqe->dma.length;
+	}
+
+	/*
+	 * The slot is free before the CQE shows: a consumer that posts again
+	 * when it sees the completion always finds room.
+	 */
+	spin_lock_irqsave(&sq->lock, flags);
+	sq->head++;
+	spin_unlock_irqrestore(&sq->lock, flags);
+	if (qp->is_user)
+		vroce_queue_consume(&sq->queue);
+
+	if (signal)
+		vroce_cq_post(to_vroce_cq(qp->ibqp.send_cq), &wc, false);
+}
+
+static enum ib_wc_status vroce_sq_check_sges(struct vroce_qp *qp,
+					     const struct rxe_sge *sge,
+					     u32 num_sge, int access)
+{
+	struct vroce_mr *mr;
+	u32 i;
+
+	for (i = 0; i < num_sge; i++) {
+		if (!sge[i].length)
+			continue;
+		mr = vroce_mr_lookup_lkey(qp->vdev, qp->ibqp.pd, sge[i].lkey,
+					  sge[i].addr, sge[i].length, access);
+		if (IS_ERR(mr))
+			return IB_WC_LOC_PROT_ERR;
+		vroce_mr_put(mr);
+	}
+	return IB_WC_SUCCESS;
+}
+
+static enum ib_wc_status vroce_sq_check_ud(struct vroce_qp *qp,
+					   const struct rxe_send_wqe *wqe)
+{
+	const struct rxe_av *av = &wqe->wr.wr.ud.av;
+	struct vroce_ah *ah;
+
+	if (wqe->wr.wr.ud.remote_qpn > VROCE_QPN_MASK)
+		return IB_WC_LOC_QP_OP_ERR;
+	if (wqe->wr.wr.ud.ah_num) {
+		/* the send path looks it up again: only the number is kept */
+		ah = vroce_ah_get(qp->vdev, wqe->wr.wr.ud.ah_num, qp->ibqp.pd);
+		if (!ah)
+			return IB_WC_LOC_QP_OP_ERR;
+		vroce_ah_put(ah);
+		return IB_WC_SUCCESS;
+	}
+	/* an old librxe puts the address itself in the WQE (ah.h) */
+	if (av->port_num != 1 || (av->network_type != RXE_NETWORK_TYPE_IPV4 &&
+				  av->network_type != RXE_NETWORK_TYPE_IPV6))
+		return IB_WC_LOC_QP_OP_ERR;
+	return IB_WC_SUCCESS;
+}
+
+/*
+ * Check a user WQE copied into its private slot, and make it the form
+ * the send path expects.  Every field is read from the copy only.
+ */
+static enum ib_wc_status vroce_sq_check_user(struct vroce_qp *qp,
+					     struct rxe_send_wqe *wqe)
+{
+	struct vroce_sq *sq = &qp->sq;
+	enum ib_wc_status status;
+	u64 length = 0;
+	u32 num_sge, i;
+	u16 flags;
+
+	flags = vroce_wr_flags(qp, wqe->wr.opcode);
+	if (!flags)
+		return IB_WC_LOC_QP_OP_ERR;
+	wqe->wr.send_flags &= VROCE_SEND_FLAGS;
+
+	/* the send path's own fields start from zero */
+	wqe->status = 0;
+	wqe->state = 0;
+	wqe->mask = 0;
+	wqe->first_psn = 0;
+	wqe->last_psn = 0;
+	wqe->ack_length = 0;
+	wqe->ssn = 0;
+	wqe->has_rd_atomic = 0;
+	wqe->dma.cur_sge = 0;
+	wqe->dma.sge_offset = 0;
+	wqe->dma.reserved = 0;
+	if (flags & VROCE_WR_RDMA)
+		wqe->iova = wqe->wr.wr.rdma.remote_addr;
+	else if (flags & VROCE_WR_ATOMIC)
+		wqe->iova = wqe->wr.wr.atomic.remote_addr;
+	else
+		wqe->iova = 0;
+
+	if (flags & VROCE_WR_LOCAL) {
+		/* keys and rights are checked when it executes */
+		wqe->dma.length = 0;
+		wqe->dma.resid = 0;
+		wqe->dma.num_sge = 0;
+		return IB_WC_SUCCESS;
+	}
+
+	if (vroce_qp_is_ud(qp)) {
+		status = vroce_sq_check_ud(qp, wqe);
+		if (status != IB_WC_SUCCESS)
+			return status;
+	}
+
+	if (wqe->wr.send_flags & IB_SEND_INLINE) {
+		if (!(flags & VROCE_WR_INLINE))
+			return IB_WC_LOC_QP_OP_ERR;
+		length = wqe->dma.length;
+		if (length > sq->max_inline)
+			return IB_WC_LOC_LEN_ERR;
+		wqe->dma.num_sge = 0;
+	} else {
+		num_sge = wqe->dma.num_sge;
+		if (num_sge > sq->max_sge)
+			return IB_WC_LOC_LEN_ERR;
+		for (i = 0; i < num_sge; i++)
+			length += wqe->dma.sge[i].length;
+		if (length > VROCE_MAX_MSG_SIZE)
+			return IB_WC_LOC_LEN_ERR;
+		status = vroce_sq_check_sges(qp, wqe->dma.sge, num_sge,
+					     (flags & VROCE_WR_LWRITE) ?
+					     IB_ACCESS_LOCAL_WRITE : 0);
+		if (status != IB_WC_SUCCESS)
+			return status;
+	}
+
+	if (flags & VROCE_WR_ATOMIC) {
+		if (length != sizeof(u64))
+			return IB_WC_LOC_LEN_ERR;
+		if (wqe->iova & (sizeof(u64) - 1))
+			return IB_WC_LOC_QP_OP_ERR;
+	}
+	if (vroce_qp_is_ud(qp) && length > vroce_ud_max_len(qp->vdev))
+		return IB_WC_LOC_LEN_ERR;
+
+	wqe->dma.length = length;
+	wqe->dma.resid = length;
+	return IB_WC_SUCCESS;
+}
+
+/*
+ * User QP: copy the WQEs the process queued since the last time into the
+ * private ring.  With @check, each copy is checked; without (SQE, ERR)
+ * they are only flushed.
+ */
+static void vroce_sq_intake(struct vroce_qp *qp, bool check)
+{
+	size_t len = qp->sq.slot_size - VROCE_SQ_SLOT_HDR;
+	struct vroce_sq *sq = &qp->sq;
+	struct vroce_sq_slot *slot;
+	unsigned long flags;
+	u32 queued, n;
+
+	lockdep_assert_held(&qp->run_lock);
+	if (!qp->is_user)
+		return;
+
+	/*
+	 * The process's claim, within the ring.  WQEs already taken stay
+	 * taken if it moves its index back; queued <= mask, so the private
+	 * ring (mask + 1 slots) cannot overflow.
+	 */
+	queued = vroce_queue_count(&sq->queue);
+	for (n = sq->tail - sq->head; n < queued; n++) {
+		slot = vroce_sq_slot(sq, sq->tail);
+		if (!vroce_queue_peek_copy_at(&sq->queue, n, vroce_sq_wqe(slot),
+					      len))
+			break;
+		slot->ah = NULL;
+		slot->status = check ? vroce_sq_check_user(qp,
+							   vroce_sq_wqe(slot)) :
+				       IB_WC_SUCCESS;
+		spin_lock_irqsave(&sq->lock, flags);
+		sq->tail++;
+		spin_unlock_irqrestore(&sq->lock, flags);
+		if (slot->status != IB_WC_SUCCESS) {
+			vroce_dbg(qp->vdev, "qp %u: bad WQE (opcode %u): %s\n",
+				  qp->ibqp.qp_num, vroce_sq_wqe(slot)->wr.opcode,
+				  ib_wc_status_msg(slot->status));
+			break;
+		}
+		cond_resched();
+	}
+}
+
+static enum ib_wc_status vroce_sq_exec_local(struct vroce_qp *qp,
+					     const struct rxe_send_wqe *wqe)
+{
+	switch (wqe->wr.opcode) {
+	case IB_WR_REG_MR:
+		if (vroce_mr_reg_wqe(qp, wqe->wr.wr.reg.mr, wqe->wr.wr.reg.key,
+				     wqe->wr.wr.reg.access))
+			return IB_WC_LOC_PROT_ERR;
+		break;
+	case IB_WR_LOCAL_INV:
+		if (vroce_mem_invalidate(qp, wqe->wr.ex.invalidate_rkey))
+			return IB_WC_LOC_PROT_ERR;
+		break;
+	case IB_WR_BIND_MW:
+		if (vroce_mw_bind_wqe(qp, wqe))
+			return IB_WC_MW_BIND_ERR;
+		break;
+	default:
+		break;
+	}
+	return IB_WC_SUCCESS;
+}
+
+/*
+ * RTS: execute what reaches the head with nothing in flight before it:
+ * local operations, and WQEs that failed their checks.  A network
+ * operation stops here: the transport takes it from sq.next.
+ */
+static void vroce_sq_exec(struct vroce_qp *qp)
+{
+	struct vroce_sq *sq = &qp->sq;
+	enum ib_wc_status status;
+	struct vroce_sq_slot *slot;
+	struct rxe_send_wqe *wqe;
+
+	lockdep_assert_held(&qp->run_lock);
+
+	while (sq->next == sq->head && sq->next != vroce_sq_tail(sq)) {
+		slot = vroce_sq_slot(sq, sq->next);
+		wqe = vroce_sq_wqe(slot);
+		status = slot->status;
+		if (status == IB_WC_SUCCESS) {
+			if (!(vroce_wr_flags(qp, wqe->wr.opcode) &
+			      VROCE_WR_LOCAL))
+				return;
+			status = vroce_sq_exec_local(qp, wqe);
+		}
+		sq->next++;
+		vroce_sq_complete(qp, status);
+		if (status != IB_WC_SUCCESS) {
+			/* reported by the completion: no async event */
+			vroce_qp_set_error(qp);
+			return;
+		}
+		cond_resched();
+	}
+}
+
+/* SQD: once nothing the send path started is outstanding, say so. */
+static void vroce_sq_drain_check(struct vroce_qp *qp)
+{
+	bool drained = false, notify = false;
+	unsigned long flags;
+
+	lockdep_assert_held(&qp->run_lock);
+	if (qp->sq.next != qp->sq.head)
+		return;
+
+	spin_lock_irqsave(&qp->state_lock, flags);
+	if (qp->state == IB_QPS_SQD && qp->sq_draining) {
+		qp->sq_draining = false;
+		drained = true;
+		notify = qp->attr.en_sqd_async_notify;
+	}
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+
+	if (drained)
+		vroce_dbg(qp->vdev, "qp %u: send queue drained\n",
+			  qp->ibqp.qp_num);
+	if (notify)
+		vroce_qp_event(qp, IB_EVENT_SQ_DRAINED);
+}
+
+/* SQE, ERR: every send WQE completes with FLUSH_ERR, signaled or not. */
+static void vroce_sq_flush(struct vroce_qp *qp)
+{
+	struct vroce_sq *sq = &qp->sq;
+	u32 end;
+
+	lockdep_assert_held(&qp->run_lock);
+
+	vroce_sq_intake(qp, false);
+	/* what is posted meanwhile has kicked another run */
+	end = vroce_sq_tail(sq);
+	while (sq->head != end) {
+		if (sq->next == sq->head)
+			sq->next++;
+		vroce_sq_complete(qp, IB_WC_WR_FLUSH_ERR);
+		cond_resched();
+	}
+}
+
+/* ERR: every receive WQE completes with FLUSH_ERR.  Return: any found. */
+static bool vroce_rq_flush(struct vroce_qp *qp)
+{
+	struct vroce_rq *rq = &qp->rq;
+	struct rxe_recv_wqe wqe;
+	unsigned long flags;
+	bool found = false;
+	struct ib_wc wc;
+	u32 n;
+
+	lockdep_assert_held(&qp->run_lock);
+
+	/* one ring's worth per run: a process posting on and on waits */
+	for (n = 0; n < vroce_queue_capacity(&rq->queue); n++) {
+		spin_lock_irqsave(&rq->lock, flags);
+		if (!vroce_queue_peek_copy(&rq->queue, &wqe, sizeof(wqe))) {
+			spin_unlock_irqrestore(&rq->lock, flags);
+			break;
+		}
+		vroce_queue_consume(&rq->queue);
+		spin_unlock_irqrestore(&rq->lock, flags);
+
+		memset(&wc, 0, sizeof(wc));
+		wc.wr_id = wqe.wr_id;
+		wc.status = IB_WC_WR_FLUSH_ERR;
+		wc.opcode = IB_WC_RECV;
+		wc.qp = &qp->ibqp;
+		vroce_cq_post(to_vroce_cq(qp->ibqp.recv_cq), &wc, false);
+		found = true;
+		cond_resched();
+	}
+	return found;
+}
+
+/* ERR: the receive side. */
+static void vroce_qp_run_err(struct vroce_qp *qp)
+{
+	unsigned long min = msecs_to_jiffies(VROCE_ERR_POLL_MIN_MS);
+	unsigned long max = msecs_to_jiffies(VROCE_ERR_POLL_MAX_MS);
+	bool found;
+
+	if (qp->ibqp.srq) {
+		/* IBTA 10.3.1: the SRQ's consumer learns the QP is done */
+		if (!qp->err_seen)
+			vroce_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
+		qp->err_seen = true;
+		return;
+	}
+
+	found = vroce_rq_flush(qp);
+	if (!qp->is_user)
+		return;
+	/* the process posts receives without telling us: look again later */
+	if (found || !qp->err_seen)
+		qp->err_poll = min;
+	else
+		qp->err_poll = min(qp->err_poll * 2, max);
+	qp->err_seen = true;
+	queue_delayed_work(system_unbound_wq, &qp->run_work, qp->err_poll);
+}
+
+/**
+ * vroce_qp_run() - do what the QP's state asks of its queues
+ * @qp: the QP
+ *
+ * Process context (takes run_lock).  See the top of this file.
+ */
+void vroce_qp_run(struct vroce_qp *qp)
+{
+	enum ib_qp_state state;
+
+	mutex_lock(&qp->run_lock);
+	state = vroce_qp_state(qp);
+	if (state == IB_QPS_RTS || state == IB_QPS_SQD) {
+		vroce_sq_intake(qp, true);
+		if (state == IB_QPS_RTS)
+			vroce_sq_exec(qp);
+		else
+			vroce_sq_drain_check(qp);
+		/* a failed WQE moved the QP to ERR */
+		state = vroce_qp_state(qp);
+	}
+	if (state == IB_QPS_SQE || state == IB_QPS_ERR)
+		vroce_sq_flush(qp);
+	if (state == IB_QPS_ERR)
+		vroce_qp_run_err(qp);
+	mutex_unlock(&qp->run_lock);
+}
+
+/**
+ * vroce_qp_schedule() - run the runner soon, from a work item
+ * @qp: the QP
+ *
+ * Callable from any context.
+ */
+void vroce_qp_schedule(struct vroce_qp *qp)
+{
+	mod_delayed_work(system_unbound_wq, &qp->run_work, 0);
+}
+
+/**
+ * vroce_req_kick() - wake the requester
+ * @qp: the QP
+ *
+ * The single place the send path is woken (see qp.h).  Until the
+ * transport exists the requester is the runner: local operations at the
+ * head execute, network operations wait in the send queue.
+ */
+void vroce_req_kick(struct vroce_qp *qp)
+{
+	if (qp->is_user) {
+		/* the doorbell or modify_qp system call */
+		might_sleep();
+		vroce_qp_run(qp);
+	} else {
+		vroce_qp_schedule(qp);
+	}
+}
+
+/* User QP: the process says it has queued WQEs. */
+static int vroce_sq_doorbell(struct vroce_qp *qp)
+{
+	switch (vroce_qp_state(qp)) {
+	case IB_QPS_RESET:
+	case IB_QPS_INIT:
+	case IB_QPS_RTR:
+		/*
+		 * Posting is an immediate error there (IBTA 10.8.3): drop
+		 * what the process queued so it never executes later.
+		 */
+		mutex_lock(&qp->run_lock);
+		vroce_sq_discard(qp);
+		mutex_unlock(&qp->run_lock);
+		return -EINVAL;
+	default:
+		vroce_req_kick(qp);
+		return 0;
+	}
+}
+
+/* Kernel QP: one send work request into the private ring. */
+static int vroce_post_one_send(struct vroce_qp *qp, const struct ib_send_wr *wr)
+{
+	struct vroce_sq *sq = &qp->sq;
+	struct vroce_ah *ah = NULL;
+	struct vroce_sq_slot *slot;
+	struct rxe_send_wqe *wqe;
+	u64 length = 0;
+	u16 flags;
+	u8 *data;
+	int i;
+
+	lockdep_assert_held(&sq->lock);
+
+	flags = vroce_wr_flags(qp, wr->opcode);
+	if (!flags || wr->num_sge < 0 || (u32)wr->num_sge > sq->max_sge)
+		return -EINVAL;
+	for (i = 0; i < wr->num_sge; i++)
+		length += wr->sg_list[i].length;
+	if (length > VROCE_MAX_MSG_SIZE)
+		return -EINVAL;
+	if ((wr->send_flags & IB_SEND_INLINE) &&
+	    (!(flags & VROCE_WR_INLINE) || length > sq->max_inline))
+		return -EINVAL;
+	if ((flags & VROCE_WR_ATOMIC) &&
+	    (length != sizeof(u64) ||
+	     (atomic_wr(wr)->remote_addr & (sizeof(u64) - 1))))
+		return -EINVAL;
+	if (vroce_qp_is_ud(qp)) {
+		ah = to_vroce_ah(ud_wr(wr)->ah);
+		if (!ah || ah->ibah.pd != qp->ibqp.pd ||
+		    ud_wr(wr)->remote_qpn > VROCE_QPN_MASK ||
+		    length > vroce_ud_max_len(qp->vdev))
+			return -EINVAL;
+	}
+	if (sq->tail - sq->head >= sq->max_wr)
+		return -ENOMEM;
+
+	slot = vroce_sq_slot(sq, sq->tail);
+	wqe = vroce_sq_wqe(slot);
+	slot->ah = ah;
+	slot->status = IB_WC_SUCCESS;
+	memset(wqe, 0, sizeof(*wqe));
+	wqe->wr.wr_id = wr->wr_id;
+	wqe->wr.opcode = wr->opcode;
+	wqe->wr.send_flags = wr->send_flags & VROCE_SEND_FLAGS;
+
+	switch (wr->opcode) {
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		wqe->wr.ex.imm_data = wr->ex.imm_data;
+		break;
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_LOCAL_INV:
+		wqe->wr.ex.invalidate_rkey = wr->ex.invalidate_rkey;
+		break;
+	case IB_WR_REG_MR:
+		wqe->wr.wr.reg.mr = reg_wr(wr)->mr;
+		wqe->wr.wr.reg.key = reg_wr(wr)->key;
+		wqe->wr.wr.reg.access = reg_wr(wr)->access;
+		break;
+	default:
+		break;
+	}
+	if (flags & VROCE_WR_RDMA) {
+		wqe->wr.wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
+		wqe->wr.wr.rdma.rkey = rdma_wr(wr)->rkey;
+		wqe->iova = rdma_wr(wr)->remote_addr;
+	} else if (flags & VROCE_WR_ATOMIC) {
+		wqe->wr.wr.atomic.remote_addr = atomic_wr(wr)->remote_addr;
+		wqe->wr.wr.atomic.compare_add = atomic_wr(wr)->compare_add;
+		wqe->wr.wr.atomic.swap = atomic_wr(wr)->swap;
+		wqe->wr.wr.atomic.rkey = atomic_wr(wr)->rkey;
+		wqe->iova = atomic_wr(wr)->remote_addr;
+	}
+	if (ah) {
+		wqe->wr.wr.ud.remote_qpn = ud_wr(wr)->remote_qpn;
+		wqe->wr.wr.ud.remote_qkey = ud_wr(wr)->remote_qkey;
+		wqe->wr.wr.ud.pkey_index = ud_wr(wr)->pkey_index;
+		wqe->wr.wr.ud.ah_num = ah->ah_num;
+	}
+
+	if (!(flags & VROCE_WR_LOCAL)) {
+		if (wr->send_flags & IB_SEND_INLINE) {
+			/* virtual DMA: inline SGEs hold kernel addresses */
+			data = wqe->dma.inline_data;
+			for (i = 0; i < wr->num_sge; i++) {
+				memcpy(data,
+				       (void *)(uintptr_t)wr->sg_list[i].addr,
+				       wr->sg_list[i].length);
+				data += wr->sg_list[i].length;
+			}
+		} else {
+			for (i = 0; i < wr->num_sge; i++) {
+				wqe->dma.sge[i].addr = wr->sg_list[i].addr;
+				wqe->dma.sge[i].length = wr->sg_list[i].length;
+				wqe->dma.sge[i].lkey = wr->sg_list[i].lkey;
+			}
+			wqe->dma.num_sge = wr->num_sge;
+		}
+		wqe->dma.length = length;
+		wqe->dma.resid = length;
+	}
+
+	sq->tail++;
+	return 0;
+}
+
+/**
+ * vroce_post_send() - post send work requests (post_send verb)
+ * @ibqp: the QP
+ * @wr: kernel QP: the chain to post; user QP: NULL, the doorbell
+ * @bad_wr: set to the first request not posted
+ *
+ * Kernel QP: any context.  Requests are checked and copied into the send
+ * queue in order; the first bad one stops the chain.  Posting in RESET,
+ * INIT or RTR fails; in SQE and ERR the requests complete with
+ * IB_WC_WR_FLUSH_ERR.  User QP: librxe rings the doorbell with a POST_SEND
+ * command of zero requests after writing WQEs into the ring.
+ *
+ * Return: 0, -EINVAL (bad request or state), -ENOMEM (queue full).
+ */
+int vroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		    const struct ib_send_wr **bad_wr)
+{
+	struct vroce_qp *qp = to_vroce_qp(ibqp);
+	unsigned long flags;
+	int posted = 0;
+	int err = 0;
+
+	if (qp->is_user) {
+		/* work requests from a process only come through its ring */
+		if (wr) {
+			*bad_wr = wr;
+			return -EINVAL;
+		}
+		return vroce_sq_doorbell(qp);
+	}
+
+	switch (vroce_qp_state(qp)) {
+	case IB_QPS_RESET:
+	case IB_QPS_INIT:
+	case IB_QPS_RTR:
+		*bad_wr = wr;
+		return -EINVAL;
+	default:
+		break;
+	}
+
+	spin_lock_irqsave(&qp->sq.lock, flags);
+	for (; wr; wr = wr->next) {
+		err = vroce_post_one_send(qp, wr);
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+		posted++;
+	}
+	spin_unlock_irqrestore(&qp->sq.lock, flags);
+
+	if (err)
+		vroce_dbg(qp->vdev, "qp %u: post_send: %d\n", ibqp->qp_num, err);
+	if (posted)
+		vroce_req_kick(qp);
+	return err;
+}
+
+static int vroce_post_one_recv(struct vroce_rq *rq, const struct ib_recv_wr *wr)
+{
+	struct rxe_recv_wqe *wqe;
+	u64 length = 0;
+	int i;
+
+	lockdep_assert_held(&rq->lock);
+
+	if (wr->num_sge < 0 || (u32)wr->num_sge > rq->max_sge)
+		return -EINVAL;
+	for (i = 0; i < wr->num_sge; i++)
+		length += wr->sg_list[i].length;
+	if (length > VROCE_MAX_MSG_SIZE)
+		return -EINVAL;
+
+	wqe = vroce_queue_producer_slot(&rq->queue);
+	if (!wqe)
+		return -ENOMEM;
+	memset(wqe, 0, sizeof(*wqe));
+	wqe->wr_id = wr->wr_id;
+	wqe->dma.length = length;
+	wqe->dma.resid = length;
+	wqe->dma.num_sge = wr->num_sge;
+	for (i = 0; i < wr->num_sge; i++) {
+		wqe->dma.sge[i].addr = wr->sg_list[i].addr;
+		wqe->dma.sge[i].length = wr->sg_list[i].length;
+		wqe->dma.sge[i].lkey = wr->sg_list[i].lkey;
+	}
+	vroce_queue_produce(&rq->queue);
+	return 0;
+}
+
+/**
+ * vroce_post_recv() - post receive work requests (post_recv verb)
+ * @ibqp: a kernel QP without SRQ (a process posts into its ring)
+ * @wr: the chain to post
+ * @bad_wr: set to the first request not posted
+ *
+ * Any context.  Posting in RESET fails; in ERR the requests complete
+ * with IB_WC_WR_FLUSH_ERR.
+ *
+ * Return: 0, -EINVAL (bad request, state, or a QP with SRQ), -ENOMEM
+ * (queue full).
+ */
+int vroce_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		    const struct ib_recv_wr **bad_wr)
+{
+	struct vroce_qp *qp = to_vroce_qp(ibqp);
+	struct vroce_rq *rq = &qp->rq;
+	unsigned long flags;
+	bool flush;
+	int err = 0;
+
+	if (ibqp->srq || qp->is_user ||
+	    vroce_qp_state(qp) == IB_QPS_RESET) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+
+	spin_lock_irqsave(&rq->lock, flags);
+	for (; wr; wr = wr->next) {
+		err = vroce_post_one_recv(rq, wr);
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+	}
+	/*
+	 * Read after the WQEs are in: a flush that took rq->lock before us
+	 * ran after the state changed, so then we see ERR here and start
+	 * another one.
+	 */
+	flush = vroce_qp_state(qp) == IB_QPS_ERR;
+	spin_unlock_irqrestore(&rq->lock, flags);
+
+	if (flush)
+		vroce_qp_schedule(qp);
+	return err;
+}
+
+/**
+ * vroce_rq_take() - remove the next receive WQE, copied and validated
+ * @qp: a QP without SRQ
+ * @wqe: buffer for the WQE
+ * @len: size of @wqe: sizeof(struct rxe_recv_wqe) + max_sge SGEs
+ *
+ * Any context; see qp.h.
+ *
+ * Return: 0, -EAGAIN when empty, -EINVAL for a bad WQE.
+ */
+int vroce_rq_take(struct vroce_qp *qp, struct rxe_recv_wqe *wqe, size_t len)
+{
+	struct vroce_rq *rq = &qp->rq;
+	unsigned long flags;
+	u64 length = 0;
+	u32 num_sge, i;
+	bool got;
+
+	if (len < sizeof(*wqe))
+		return -EINVAL;
+
+	spin_lock_irqsave(&rq->lock, flags);
+	got = vroce_queue_peek_copy(&rq->queue, wqe, len);
+	if (got)
+		vroce_queue_consume(&rq->queue);
+	spin_unlock_irqrestore(&rq->lock, flags);
+	if (!got)
+		return -EAGAIN;
+
+	num_sge = wqe->dma.num_sge;
+	if (num_sge > rq->max_sge ||
+	    sizeof(*wqe) + (size_t)num_sge * sizeof(struct rxe_sge) > len)
+		return -EINVAL;
+	for (i = 0; i < num_sge; i++)
+		length += wqe->dma.sge[i].length;
+	if (length > VROCE_MAX_MSG_SIZE)
+		return -EINVAL;
+	wqe->dma.length = length;
+	wqe->dma.resid = length;
+	wqe->dma.cur_sge = 0;
+	wqe->dma.sge_offset = 0;
+	return 0;
+}
