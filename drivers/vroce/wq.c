@@ -396,8 +396,10 @@ static void vroce_sq_complete(struct vroce_qp *qp, enum ib_wc_status status)
 	if (qp->is_user)
 		vroce_queue_consume(&sq->queue);
 
+	/* an error completion also satisfies a solicited-only arm (IBTA) */
 	if (signal)
-		vroce_cq_post(to_vroce_cq(qp->ibqp.send_cq), &wc, false);
+		vroce_cq_post(to_vroce_cq(qp->ibqp.send_cq), &wc,
+			      status != IB_WC_SUCCESS);
 }
 
 static enum ib_wc_status vroce_sq_check_sges(struct vroce_qp *qp,
@@ -703,7 +705,7 @@ static bool vroce_rq_flush(struct vroce_qp *qp)
 		wc.status = IB_WC_WR_FLUSH_ERR;
 		wc.opcode = IB_WC_RECV;
 		wc.qp = &qp->ibqp;
-		vroce_cq_post(to_vroce_cq(qp->ibqp.recv_cq), &wc, false);
+		vroce_cq_post(to_vroce_cq(qp->ibqp.recv_cq), &wc, true);
 		found = true;
 		cond_resched();
 	}
