@@ -1,17 +1,379 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Completer: ACKs, read responses and atomic ACKs for our requests.  Not
- * written yet: responses are counted and dropped.
+ * Completer: ACKs, NAKs, read responses and atomic ACKs for our requests,
+ * and the retransmit and RNR timers.
+ *
+ * The receive path only queues a response on its QP (vroce_comp_rcv())
+ * and kicks the runner; everything else runs in the runner with run_lock
+ * held: matching a response to the in-flight WQE whose PSNs it covers,
+ * placing read data, marking WQEs done, going back to the oldest WQE to
+ * send again (go-back-N) on a NAK or a timeout, and completing done WQEs
+ * in order from the head of the send queue.
  */
 #include "pkt.h"
+#include "req.h"
 #include "vroce.h"
+
+/* What the runner needs of a queued response, kept in skb->cb. */
+struct vroce_resp_cb {
+	u32 psn;
+	u32 paylen;
+	u16 hdr_len;
+	u8 opcode;
+};
+
+static struct vroce_resp_cb *vroce_resp_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct vroce_resp_cb) > sizeof(skb->cb));
+	return (struct vroce_resp_cb *)skb->cb;
+}
+
+/* IBTA RNR NAK timer field (5 bits) to microseconds. */
+static const u32 vroce_rnr_usecs[32] = {
+	655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
+	1280, 1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720,
+	40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
+};
 
 /**
  * vroce_comp_rcv() - a response packet for one of our QPs
  * @pkt: parsed packet; its skb is consumed
+ *
+ * Receive path: queue it for the QP's runner.
  */
 void vroce_comp_rcv(struct vroce_pkt *pkt)
 {
-	vroce_counter_inc(pkt->vdev, VROCE_CNT_RX_NO_QP);
-	kfree_skb(pkt->skb);
+	struct sk_buff *skb = pkt->skb;
+	struct vroce_resp_cb *cb;
+	struct vroce_qp *qp;
+
+	qp = vroce_qp_get(pkt->vdev, pkt->qpn);
+	if (!qp || qp->ibqp.qp_type != IB_QPT_RC ||
+	    (pkt->opcode & 0xe0) != VROCE_OP_RC) {
+		vroce_counter_inc(pkt->vdev, VROCE_CNT_RX_NO_QP);
+		kfree_skb(skb);
+		goto out;
+	}
+	cb = vroce_resp_cb(skb);
+	cb->psn = pkt->psn;
+	cb->paylen = pkt->paylen;
+	cb->hdr_len = pkt->hdr_len;
+	cb->opcode = pkt->opcode;
+	skb_queue_tail(&qp->req.rx_q, skb);
+	vroce_qp_schedule(qp);
+out:
+	if (qp)
+		vroce_qp_put(qp);
+}
+
+static struct rxe_send_wqe *vroce_comp_wqe(struct vroce_qp *qp, u32 index)
+{
+	return vroce_sq_wqe(vroce_sq_slot(&qp->sq, index));
+}
+
+static bool vroce_comp_is_rd_atomic(u32 wr_op)
+{
+	return wr_op == IB_WR_RDMA_READ || wr_op == IB_WR_ATOMIC_CMP_AND_SWP ||
+	       wr_op == IB_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+/*
+ * The retransmit timer measures time without progress: it is pushed back
+ * only when a response completes something (and started by the requester
+ * when it sends into an idle QP), and stopped when nothing is in flight.
+ */
+static void vroce_comp_arm(struct vroce_qp *qp, bool progress)
+{
+	struct vroce_req *req = &qp->req;
+
+	if (qp->sq.head == qp->sq.next || !qp->attr.timeout) {
+		del_timer(&req->timer);
+		return;
+	}
+	if (progress || !timer_pending(&req->timer))
+		mod_timer(&req->timer, jiffies + vroce_req_timeout(qp));
+}
+
+/* Send again from WQE @index: every WQE from it on goes back to pending. */
+static void vroce_comp_rewind(struct vroce_qp *qp, u32 index)
+{
+	struct vroce_sq *sq = &qp->sq;
+	struct vroce_req *req = &qp->req;
+	u32 i;
+
+	for (i = index; i != sq->next; i++) {
+		struct rxe_send_wqe *wqe = vroce_comp_wqe(qp, i);
+
+		if (wqe->state == VROCE_WQE_SENT &&
+		    vroce_comp_is_rd_atomic(wqe->wr.opcode))
+			req->rd_atomic--;
+		wqe->state = VROCE_WQE_PENDING;
+	}
+	req->psn = vroce_comp_wqe(qp, index)->first_psn;
+	sq->next = index;
+}
+
+/* A progress-making response: the retry budget starts again. */
+static void vroce_comp_progress(struct vroce_qp *qp)
+{
+	qp->req.retry_left = qp->attr.retry_cnt;
+	qp->req.rnr_left = qp->attr.rnr_retry;
+	qp->req.progress = true;
+}
+
+static void vroce_comp_done(struct vroce_qp *qp, struct rxe_send_wqe *wqe,
+			    enum ib_wc_status status)
+{
+	if (wqe->state == VROCE_WQE_SENT &&
+	    vroce_comp_is_rd_atomic(wqe->wr.opcode))
+		qp->req.rd_atomic--;
+	wqe->state = VROCE_WQE_DONE;
+	wqe->status = status;
+}
+
+/* Place read response data, or an atomic's original value, in the SGEs. */
+static int vroce_comp_scatter(struct vroce_qp *qp, struct rxe_send_wqe *wqe,
+			      u32 offset, const void *data, u32 len)
+{
+	u32 i;
+
+	if ((u64)offset + len > wqe->dma.length)
+		return -EINVAL;
+	for (i = 0; i < wqe->dma.num_sge && len; i++) {
+		struct rxe_sge *sge = &wqe->dma.sge[i];
+		struct vroce_mr *mr;
+		u32 n;
+		int err;
+
+		if (offset >= sge->length) {
+			offset -= sge->length;
+			continue;
+		}
+		n = min(len, sge->length - offset);
+		mr = vroce_mr_lookup_lkey(qp->vdev, qp->ibqp.pd, sge->lkey,
+					  sge->addr + offset, n,
+					  IB_ACCESS_LOCAL_WRITE);
+		if (IS_ERR(mr))
+			return PTR_ERR(mr);
+		err = vroce_mr_copy(mr, sge->addr + offset, (void *)data, n,
+				    true);
+		vroce_mr_put(mr);
+		if (err)
+			return err;
+		data += n;
+		len -= n;
+		offset = 0;
+	}
+	return len ? -EINVAL : 0;
+}
+
+static enum ib_wc_status vroce_comp_nak_status(u8 syndrome)
+{
+	switch (syndrome) {
+	case VROCE_NAK_INVALID_REQ:
+		return IB_WC_REM_INV_REQ_ERR;
+	case VROCE_NAK_REM_ACCESS:
+		return IB_WC_REM_ACCESS_ERR;
+	default:
+		return IB_WC_REM_OP_ERR;
+	}
+}
+
+/* A NAK or RNR NAK for the WQE at @index. */
+static void vroce_comp_nak(struct vroce_qp *qp, u32 index, u8 syndrome,
+			   u32 psn)
+{
+	struct rxe_send_wqe *wqe = vroce_comp_wqe(qp, index);
+	struct vroce_req *req = &qp->req;
+	u32 delay;
+
+	if ((syndrome & VROCE_AETH_TYPE_MASK) == VROCE_AETH_RNR_NAK) {
+		vroce_counter_inc(qp->vdev, VROCE_CNT_RNR_NAK_RECEIVED);
+		if (req->rnr_left == 0) {
+			vroce_comp_done(qp, wqe, IB_WC_RNR_RETRY_EXC_ERR);
+			return;
+		}
+		if (req->rnr_left != 7)
+			req->rnr_left--;
+		vroce_comp_rewind(qp, index);
+		req->rnr_wait = true;
+		delay = vroce_rnr_usecs[syndrome & VROCE_AETH_CREDIT_MASK];
+		mod_timer(&req->timer, jiffies + usecs_to_jiffies(delay));
+		return;
+	}
+	if (syndrome == VROCE_NAK_PSN_SEQ_ERR) {
+		vroce_counter_inc(qp->vdev, VROCE_CNT_PACKET_SEQ_ERR);
+		/* Everything before @psn arrived: send again from there. */
+		vroce_comp_rewind(qp, index);
+		return;
+	}
+	vroce_comp_done(qp, wqe, vroce_comp_nak_status(syndrome));
+}
+
+/* One response, matched against the WQEs in flight from the head. */
+static void vroce_comp_pkt(struct vroce_qp *qp, struct sk_buff *skb)
+{
+	struct vroce_resp_cb *cb = vroce_resp_cb(skb);
+	u32 mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
+	struct vroce_sq *sq = &qp->sq;
+	u8 op = cb->opcode & 0x1f;
+	struct vroce_aeth *aeth = NULL;
+	u8 syndrome = VROCE_AETH_ACK;
+	void *bth = skb->data;
+	int off;
+	u32 i;
+
+	off = vroce_opcode_ext_offset(cb->opcode, VROCE_EXT_AETH);
+	if (off > 0) {
+		aeth = bth + off;
+		syndrome = vroce_aeth_syndrome(aeth);
+	}
+
+	for (i = sq->head; i != sq->next; i++) {
+		struct rxe_send_wqe *wqe = vroce_comp_wqe(qp, i);
+		bool rd = vroce_comp_is_rd_atomic(wqe->wr.opcode);
+		s32 before = vroce_psn_diff(cb->psn, wqe->first_psn);
+		s32 after = vroce_psn_diff(cb->psn, wqe->last_psn);
+
+		if (wqe->state != VROCE_WQE_SENT)
+			continue;
+		if (before < 0)
+			return;		/* older than anything in flight */
+		if (after > 0) {
+			/*
+			 * A response past this WQE acknowledges a SEND or
+			 * WRITE; past a READ or atomic it means their
+			 * responses were lost: ask again.
+			 */
+			if (rd) {
+				vroce_comp_rewind(qp, i);
+				return;
+			}
+			vroce_comp_done(qp, wqe, IB_WC_SUCCESS);
+			vroce_comp_progress(qp);
+			continue;
+		}
+
+		/* The response is for this WQE. */
+		if (op == VROCE_ACK) {
+			if ((syndrome & VROCE_AETH_TYPE_MASK) != VROCE_AETH_ACK) {
+				vroce_comp_nak(qp, i, syndrome, cb->psn);
+				return;
+			}
+			if (!rd && after == 0) {
+				vroce_comp_done(qp, wqe, IB_WC_SUCCESS);
+				vroce_comp_progress(qp);
+			}
+			return;
+		}
+		if (op == VROCE_ATOMIC_ACK && wqe->wr.opcode != IB_WR_RDMA_READ &&
+		    rd) {
+			struct vroce_atmack *ack = bth +
+				vroce_opcode_ext_offset(cb->opcode,
+							VROCE_EXT_ATMACK);
+			u64 orig = be64_to_cpu(ack->orig);
+
+			vroce_comp_done(qp, wqe,
+					vroce_comp_scatter(qp, wqe, 0, &orig,
+							   sizeof(orig)) ?
+					IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS);
+			vroce_comp_progress(qp);
+			return;
+		}
+		if (op >= VROCE_READ_RESP_FIRST && op <= VROCE_READ_RESP_ONLY &&
+		    wqe->wr.opcode == IB_WR_RDMA_READ) {
+			u32 offset = before * mtu;
+
+			/* In order only: a gap is recovered by the timeout. */
+			if (offset != wqe->ack_length)
+				return;
+			if (vroce_comp_scatter(qp, wqe, offset,
+					       (u8 *)bth + cb->hdr_len,
+					       cb->paylen)) {
+				vroce_comp_done(qp, wqe, IB_WC_LOC_PROT_ERR);
+				return;
+			}
+			wqe->ack_length += cb->paylen;
+			vroce_comp_progress(qp);
+			if (op == VROCE_READ_RESP_LAST ||
+			    op == VROCE_READ_RESP_ONLY)
+				vroce_comp_done(qp, wqe,
+						wqe->ack_length == wqe->dma.length ?
+						IB_WC_SUCCESS :
+						IB_WC_LOC_LEN_ERR);
+		}
+		return;
+	}
+}
+
+static void vroce_comp_timeout(struct vroce_qp *qp)
+{
+	struct vroce_req *req = &qp->req;
+	struct vroce_sq *sq = &qp->sq;
+
+	if (req->rnr_wait) {
+		req->rnr_wait = false;
+		return;
+	}
+	if (sq->head == sq->next)
+		return;
+	if (req->retry_left-- <= 0) {
+		vroce_comp_done(qp, vroce_comp_wqe(qp, sq->head),
+				IB_WC_RETRY_EXC_ERR);
+		return;
+	}
+	vroce_counter_inc(qp->vdev, VROCE_CNT_LOCAL_ACK_TIMEOUT_ERR);
+	vroce_comp_rewind(qp, sq->head);
+}
+
+/**
+ * vroce_comp_run() - process queued responses and timer expiries
+ * @qp: the QP (run_lock held)
+ */
+void vroce_comp_run(struct vroce_qp *qp)
+{
+	struct sk_buff *skb;
+	int budget = 256;
+
+	lockdep_assert_held(&qp->run_lock);
+	while (budget-- && (skb = skb_dequeue(&qp->req.rx_q))) {
+		if (qp->ibqp.qp_type == IB_QPT_RC)
+			vroce_comp_pkt(qp, skb);
+		kfree_skb(skb);
+	}
+	if (!skb_queue_empty(&qp->req.rx_q))
+		vroce_qp_schedule(qp);
+	if (atomic_xchg(&qp->req.timer_fired, 0))
+		vroce_comp_timeout(qp);
+	vroce_comp_complete(qp);
+	if (!qp->req.rnr_wait)
+		vroce_comp_arm(qp, qp->req.progress);
+	qp->req.progress = false;
+}
+
+/**
+ * vroce_comp_complete() - complete done WQEs in order from the head
+ * @qp: the QP (run_lock held)
+ *
+ * A WQE that completes in error moves the QP to ERR; the flush then
+ * completes the rest.
+ */
+void vroce_comp_complete(struct vroce_qp *qp)
+{
+	struct vroce_sq *sq = &qp->sq;
+
+	lockdep_assert_held(&qp->run_lock);
+	while (sq->head != sq->next) {
+		struct rxe_send_wqe *wqe = vroce_comp_wqe(qp, sq->head);
+		enum ib_wc_status status = wqe->status;
+
+		if (wqe->state != VROCE_WQE_DONE)
+			break;
+		vroce_sq_complete(qp, status);
+		if (status != IB_WC_SUCCESS) {
+			vroce_qp_set_error(qp);
+			vroce_qp_event(qp, IB_EVENT_QP_FATAL);
+			break;
+		}
+	}
 }

@@ -17,6 +17,19 @@ static const struct rdma_stat_desc vroce_counter_descs[VROCE_CNT_COUNT] = {
 	[VROCE_CNT_RX_NO_QP].name = "rx_no_qp",
 	[VROCE_CNT_RX_LOOPBACK].name = "rx_loopback",
 	[VROCE_CNT_TX_ERR].name = "tx_errors",
+	[VROCE_CNT_OUT_OF_SEQUENCE].name = "out_of_sequence",
+	[VROCE_CNT_DUPLICATE_REQUEST].name = "duplicate_request",
+	[VROCE_CNT_OUT_OF_BUFFER].name = "out_of_buffer",
+	[VROCE_CNT_RX_READ_REQUESTS].name = "rx_read_requests",
+	[VROCE_CNT_RX_WRITE_REQUESTS].name = "rx_write_requests",
+	[VROCE_CNT_RX_ATOMIC_REQUESTS].name = "rx_atomic_requests",
+	[VROCE_CNT_RESP_LOCAL_LENGTH_ERROR].name = "resp_local_length_error",
+	[VROCE_CNT_RESP_REMOTE_ACCESS_ERRORS].name = "resp_remote_access_errors",
+	[VROCE_CNT_RESP_INVALID_REQUEST].name = "resp_invalid_request",
+	[VROCE_CNT_RX_QKEY_VIOLATION].name = "rx_qkey_violation",
+	[VROCE_CNT_LOCAL_ACK_TIMEOUT_ERR].name = "local_ack_timeout_err",
+	[VROCE_CNT_PACKET_SEQ_ERR].name = "packet_seq_err",
+	[VROCE_CNT_RNR_NAK_RECEIVED].name = "rnr_nak_received",
 };
 
 /**

@@ -18,6 +18,19 @@ enum vroce_counter {
 	VROCE_CNT_RX_NO_QP,		/* dropped: unknown or wrong-type QP */
 	VROCE_CNT_RX_LOOPBACK,		/* delivered without the network stack */
 	VROCE_CNT_TX_ERR,		/* packets the stack refused or no route */
+	VROCE_CNT_OUT_OF_SEQUENCE,	/* requests ahead of the expected PSN */
+	VROCE_CNT_DUPLICATE_REQUEST,	/* requests behind the expected PSN */
+	VROCE_CNT_OUT_OF_BUFFER,	/* a SEND found no receive WQE */
+	VROCE_CNT_RX_READ_REQUESTS,
+	VROCE_CNT_RX_WRITE_REQUESTS,
+	VROCE_CNT_RX_ATOMIC_REQUESTS,
+	VROCE_CNT_RESP_LOCAL_LENGTH_ERROR, /* message longer than the WQE */
+	VROCE_CNT_RESP_REMOTE_ACCESS_ERRORS, /* bad rkey, rights or range */
+	VROCE_CNT_RESP_INVALID_REQUEST,	/* opcode sequence or length errors */
+	VROCE_CNT_RX_QKEY_VIOLATION,	/* UD: wrong Q_Key */
+	VROCE_CNT_LOCAL_ACK_TIMEOUT_ERR, /* retransmit timer expiries */
+	VROCE_CNT_PACKET_SEQ_ERR,	/* PSN sequence error NAKs received */
+	VROCE_CNT_RNR_NAK_RECEIVED,	/* RNR NAKs received */
 	VROCE_CNT_COUNT,
 };
 

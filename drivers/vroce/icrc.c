@@ -9,6 +9,7 @@
 #include <linux/ipv6.h>
 #include <linux/string.h>
 #include <linux/udp.h>
+#include <net/checksum.h>
 
 #include "hdr.h"
 #include "icrc.h"
@@ -48,10 +49,10 @@ u32 vroce_icrc_start(const void *l3, bool ipv6)
 
 		ip4->tos = 0xff;
 		ip4->ttl = 0xff;
-		ip4->check = htons(0xffff);
+		ip4->check = CSUM_MANGLED_0;
 	}
 	udp = (struct udphdr *)(buf + l3len);
-	udp->check = htons(0xffff);
+	udp->check = CSUM_MANGLED_0;
 	bth = (struct vroce_bth *)(udp + 1);
 	bth->qpn |= cpu_to_be32(~VROCE_QPN_MASK);
 

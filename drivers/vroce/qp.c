@@ -200,6 +200,10 @@ static int vroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = vroce_wq_create(qp, init, udata, &resp);
 	if (err)
 		goto free_qpn;
+	vroce_req_init(qp);
+	err = vroce_resp_init(qp);
+	if (err)
+		goto destroy_wq;
 
 	if (udata) {
 		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
@@ -216,6 +220,8 @@ static int vroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	return 0;
 
 destroy_wq:
+	vroce_req_cleanup(qp);
+	vroce_resp_cleanup(qp);
 	vroce_wq_destroy(qp);
 free_qpn:
 	xa_erase_irq(&vdev->qps, qp->ibqp.qp_num);
@@ -252,8 +258,11 @@ static int vroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	/* a lookup that found the entry before the erase may still read it */
 	kfree_rcu(qp->qpn, rcu);
 	qp->qpn = NULL;
+	/* the timer kicks the runner: stop it first */
+	vroce_req_cleanup(qp);
 	cancel_delayed_work_sync(&qp->run_work);
 
+	vroce_resp_cleanup(qp);
 	vroce_wq_destroy(qp);
 	mutex_destroy(&qp->run_lock);
 	atomic_dec(&vdev->num_qps);

@@ -27,6 +27,8 @@
 #include <linux/workqueue.h>
 
 #include "queue.h"
+#include "req.h"
+#include "resp.h"
 
 struct vroce_ah;
 struct vroce_dev;
@@ -146,6 +148,8 @@ struct vroce_qpn {
  * @sq: send queue
  * @rq: receive queue (unused when the QP has an SRQ)
  * @mcg_list: multicast groups this UD QP is attached to (transport)
+ * @resp: responder state (resp.c)
+ * @req: requester and completer state (req.c, comp.c)
  *
  * Transport state joins here.  Its hooks belong in: vroce_create_qp()
  * and vroce_destroy_qp() (qp.c); vroce_qp_enter() for RESET and
@@ -174,6 +178,8 @@ struct vroce_qp {
 	struct vroce_sq sq;
 	struct vroce_rq rq;
 	struct list_head mcg_list;
+	struct vroce_resp resp;
+	struct vroce_req req;
 };
 
 static inline struct vroce_qp *to_vroce_qp(struct ib_qp *ibqp)
@@ -256,6 +262,7 @@ int vroce_wq_create(struct vroce_qp *qp, struct ib_qp_init_attr *init,
 void vroce_wq_destroy(struct vroce_qp *qp);
 void vroce_wq_reset(struct vroce_qp *qp);
 void vroce_qp_run(struct vroce_qp *qp);
+void vroce_sq_complete(struct vroce_qp *qp, enum ib_wc_status status);
 void vroce_qp_schedule(struct vroce_qp *qp);
 void vroce_qp_event(struct vroce_qp *qp, enum ib_event_type type);
 bool vroce_qp_set_error(struct vroce_qp *qp);

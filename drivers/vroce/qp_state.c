@@ -207,8 +207,16 @@ static enum vroce_qp_after vroce_qp_enter(struct vroce_qp *qp,
 	switch (state) {
 	case IB_QPS_RESET:
 		vroce_wq_reset(qp);
+		vroce_resp_reset(qp, 0);
+		vroce_req_reset(qp, 0);
+		return VROCE_AFTER_NONE;
+	case IB_QPS_RTR:
+		if (old == IB_QPS_INIT)
+			vroce_resp_reset(qp, qp->attr.rq_psn);
 		return VROCE_AFTER_NONE;
 	case IB_QPS_RTS:
+		if (old == IB_QPS_RTR)
+			vroce_req_reset(qp, qp->attr.sq_psn);
 		/* RTR->RTS: nothing can be queued yet; SQD/SQE->RTS resume */
 		return old == IB_QPS_RTS ? VROCE_AFTER_NONE : VROCE_AFTER_KICK;
 	case IB_QPS_SQD:

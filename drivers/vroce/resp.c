@@ -1,10 +1,874 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Responder: requests arriving at a QP.  Not written yet: requests are
- * counted and dropped, which a reliable requester sees as loss.
+ * Responder: requests arriving at one of our QPs.
+ *
+ * Runs in the receive path (softirq, or the loopback work with bottom
+ * halves off), one packet at a time per QP under resp.lock.  Packets it
+ * answers with (ACK, NAK, read responses, atomic ACK) are built under the
+ * lock and sent after it is dropped: vroce_pkt_send() may deliver
+ * locally, and the sender's engines must never be re-entered with a lock
+ * held.
+ *
+ * Every field of a request comes from the wire: keys, addresses and
+ * lengths are checked by the MR lookups; message lengths against the RETH
+ * and the receive WQE; opcodes against the message in progress.
  */
+#include <linux/slab.h>
+#include <net/inet_ecn.h>
+#include <rdma/ib_mad.h>
+
 #include "pkt.h"
+#include "resp.h"
 #include "vroce.h"
+
+/* Room for a receive WQE of the largest SGE list an RQ or SRQ can have. */
+#define VROCE_RESP_WQE_SIZE	(sizeof(struct rxe_recv_wqe) + \
+				 max(VROCE_MAX_SGE, VROCE_MAX_SRQ_SGE) * \
+				 sizeof(struct rxe_sge))
+
+/* ACK syndrome with the "no credit count" value: RoCE has no credits. */
+#define VROCE_AETH_ACK_UNLIMITED	(VROCE_AETH_ACK | VROCE_AETH_CREDIT_MASK)
+
+/* Size of the GRH area at the start of a UD receive buffer. */
+#define VROCE_GRH_SIZE		40
+
+/* Serialises atomics of all devices, so a compare-and-swap is atomic. */
+static DEFINE_SPINLOCK(vroce_atomic_lock);
+
+/**
+ * vroce_resp_init() - allocate a new QP's responder state
+ * @qp: the QP being created
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int vroce_resp_init(struct vroce_qp *qp)
+{
+	struct vroce_resp *resp = &qp->resp;
+
+	spin_lock_init(&resp->lock);
+	resp->wqe = kzalloc(VROCE_RESP_WQE_SIZE, GFP_KERNEL);
+	resp->nres = VROCE_MAX_QP_RD_ATOM;
+	resp->res = kcalloc(resp->nres, sizeof(*resp->res), GFP_KERNEL);
+	if (!resp->wqe || !resp->res) {
+		kfree(resp->wqe);
+		kfree(resp->res);
+		resp->wqe = NULL;
+		resp->res = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void vroce_resp_drop_msg(struct vroce_resp *resp)
+{
+	lockdep_assert_held(&resp->lock);
+	if (resp->mr) {
+		vroce_mr_put(resp->mr);
+		resp->mr = NULL;
+	}
+	resp->in_msg = false;
+	resp->msg_flags = 0;
+}
+
+/**
+ * vroce_resp_cleanup() - free a QP's responder state
+ * @qp: the QP being destroyed; no packet can reach it any more
+ */
+void vroce_resp_cleanup(struct vroce_qp *qp)
+{
+	struct vroce_resp *resp = &qp->resp;
+
+	spin_lock_bh(&resp->lock);
+	vroce_resp_drop_msg(resp);
+	spin_unlock_bh(&resp->lock);
+	kfree(resp->wqe);
+	kfree(resp->res);
+	resp->wqe = NULL;
+	resp->res = NULL;
+}
+
+/**
+ * vroce_resp_reset() - start afresh (RESET, or RTR with a new rq_psn)
+ * @qp: the QP
+ * @rq_psn: first expected request PSN
+ *
+ * A receive WQE still held is not completed here: see vroce_resp_flush().
+ */
+void vroce_resp_reset(struct vroce_qp *qp, u32 rq_psn)
+{
+	struct vroce_resp *resp = &qp->resp;
+
+	spin_lock_bh(&resp->lock);
+	vroce_resp_drop_msg(resp);
+	resp->epsn = rq_psn & VROCE_PSN_MASK;
+	resp->msn = 0;
+	resp->nak_sent = false;
+	resp->drop_msg = false;
+	resp->wqe_off = 0;
+	resp->res_next = 0;
+	memset(resp->res, 0, resp->nres * sizeof(*resp->res));
+	spin_unlock_bh(&resp->lock);
+}
+
+static void vroce_resp_complete(struct vroce_qp *qp, struct ib_wc *wc,
+				bool solicited)
+{
+	wc->qp = &qp->ibqp;
+	wc->port_num = 1;
+	vroce_cq_post(to_vroce_cq(qp->ibqp.recv_cq), wc, solicited);
+}
+
+/**
+ * vroce_resp_flush() - the QP entered ERR: complete a held receive WQE
+ * @qp: the QP
+ *
+ * A receive WQE the responder took for a message still in progress
+ * belongs to nobody else: it completes here with IB_WC_WR_FLUSH_ERR.
+ */
+void vroce_resp_flush(struct vroce_qp *qp)
+{
+	struct vroce_resp *resp = &qp->resp;
+	struct ib_wc wc = {};
+	bool flush;
+
+	spin_lock_bh(&resp->lock);
+	flush = resp->have_wqe;
+	if (flush) {
+		wc.wr_id = resp->wqe->wr_id;
+		resp->have_wqe = false;
+	}
+	vroce_resp_drop_msg(resp);
+	spin_unlock_bh(&resp->lock);
+
+	if (flush) {
+		wc.status = IB_WC_WR_FLUSH_ERR;
+		wc.opcode = IB_WC_RECV;
+		vroce_resp_complete(qp, &wc, false);
+	}
+}
+
+static int vroce_resp_take_wqe(struct vroce_qp *qp)
+{
+	struct vroce_resp *resp = &qp->resp;
+	int err;
+
+	lockdep_assert_held(&resp->lock);
+	if (qp->ibqp.srq)
+		err = vroce_srq_take(to_vroce_srq(qp->ibqp.srq), resp->wqe,
+				     VROCE_RESP_WQE_SIZE);
+	else
+		err = vroce_rq_take(qp, resp->wqe, VROCE_RESP_WQE_SIZE);
+	if (err == -EINVAL) {
+		/* Consumed, but unusable: complete it as the QP's error. */
+		resp->have_wqe = true;
+		return err;
+	}
+	if (err)
+		return err;
+	resp->have_wqe = true;
+	resp->wqe_off = 0;
+	return 0;
+}
+
+/*
+ * Place @len bytes at offset resp->wqe_off of the receive WQE's SGE list.
+ * Walks the list from the start each time: receive SGE lists are short.
+ */
+static int vroce_resp_place(struct vroce_qp *qp, const void *data, u32 len)
+{
+	struct vroce_resp *resp = &qp->resp;
+	struct rxe_recv_wqe *wqe = resp->wqe;
+	struct ib_pd *pd = qp->ibqp.srq ? qp->ibqp.srq->pd : qp->ibqp.pd;
+	u32 skip = resp->wqe_off, i;
+
+	lockdep_assert_held(&resp->lock);
+	if ((u64)resp->wqe_off + len > wqe->dma.length)
+		return -EMSGSIZE;
+
+	for (i = 0; i < wqe->dma.num_sge && len; i++) {
+		struct rxe_sge *sge = &wqe->dma.sge[i];
+		struct vroce_mr *mr;
+		u32 n;
+		int err;
+
+		if (skip >= sge->length) {
+			skip -= sge->length;
+			continue;
+		}
+		n = min(len, sge->length - skip);
+		mr = vroce_mr_lookup_lkey(qp->vdev, pd, sge->lkey,
+					  sge->addr + skip, n,
+					  IB_ACCESS_LOCAL_WRITE);
+		if (IS_ERR(mr))
+			return PTR_ERR(mr);
+		err = vroce_mr_copy(mr, sge->addr + skip, (void *)data, n, true);
+		vroce_mr_put(mr);
+		if (err)
+			return err;
+		data += n;
+		len -= n;
+		resp->wqe_off += n;
+		skip = 0;
+	}
+	return len ? -EMSGSIZE : 0;
+}
+
+/* An answer packet: BTH and the given extension bytes, @payload after. */
+static struct sk_buff *vroce_resp_skb(struct vroce_qp *qp, u8 opcode, u32 psn,
+				      u32 payload, struct vroce_bth **bthp)
+{
+	unsigned int hdr = vroce_opcode_hdr_len(opcode);
+	unsigned int pad = (4 - (payload & 3)) & 3;
+	struct sk_buff *skb;
+
+	skb = vroce_pkt_alloc(qp->vdev, hdr + payload + pad);
+	if (!skb)
+		return NULL;
+	*bthp = skb_put_zero(skb, hdr + payload + pad);
+	vroce_bth_set(*bthp, opcode, false, pad, IB_DEFAULT_PKEY_FULL,
+		      READ_ONCE(qp->attr.dest_qp_num), false, psn);
+	return skb;
+}
+
+static void vroce_resp_queue_ack(struct vroce_qp *qp, struct sk_buff_head *out,
+				 u8 syndrome, u32 psn)
+{
+	struct vroce_bth *bth;
+	struct sk_buff *skb;
+
+	skb = vroce_resp_skb(qp, VROCE_OP_RC | VROCE_ACK, psn, 0, &bth);
+	if (!skb)
+		return;
+	vroce_aeth_set((struct vroce_aeth *)(bth + 1), syndrome, qp->resp.msn);
+	__skb_queue_tail(out, skb);
+}
+
+/* Read responses for [@offset, @len) of a READ that starts at @psn. */
+static int vroce_resp_queue_read(struct vroce_qp *qp, struct sk_buff_head *out,
+				 struct vroce_mr *mr, u64 va, u32 len, u32 psn)
+{
+	u32 mtu = ib_mtu_enum_to_int(READ_ONCE(qp->attr.path_mtu));
+	u32 npkts = len ? DIV_ROUND_UP(len, mtu) : 1;
+	u32 i, off = 0;
+
+	for (i = 0; i < npkts; i++) {
+		u32 n = min(len - off, mtu);
+		struct vroce_bth *bth;
+		struct sk_buff *skb;
+		u8 op;
+		int aeth;
+
+		if (npkts == 1)
+			op = VROCE_READ_RESP_ONLY;
+		else if (i == 0)
+			op = VROCE_READ_RESP_FIRST;
+		else if (i == npkts - 1)
+			op = VROCE_READ_RESP_LAST;
+		else
+			op = VROCE_READ_RESP_MIDDLE;
+		op |= VROCE_OP_RC;
+
+		skb = vroce_resp_skb(qp, op, vroce_psn_add(psn, i), n, &bth);
+		if (!skb)
+			return -ENOMEM;
+		aeth = vroce_opcode_ext_offset(op, VROCE_EXT_AETH);
+		if (aeth > 0)
+			vroce_aeth_set((void *)bth + aeth,
+				       VROCE_AETH_ACK_UNLIMITED, qp->resp.msn);
+		if (n && vroce_mr_copy(mr, va + off,
+				       (u8 *)bth + vroce_opcode_hdr_len(op), n,
+				       false)) {
+			kfree_skb(skb);
+			return -EFAULT;
+		}
+		__skb_queue_tail(out, skb);
+		off += n;
+	}
+	return 0;
+}
+
+static struct vroce_resp_res *vroce_resp_res_find(struct vroce_resp *resp,
+						  u32 psn)
+{
+	u32 i;
+
+	for (i = 0; i < resp->nres; i++) {
+		struct vroce_resp_res *res = &resp->res[i];
+
+		if (res->valid && vroce_psn_diff(psn, res->psn) >= 0 &&
+		    vroce_psn_diff(psn, res->psn) < res->npkts)
+			return res;
+	}
+	return NULL;
+}
+
+static struct vroce_resp_res *vroce_resp_res_new(struct vroce_qp *qp)
+{
+	struct vroce_resp *resp = &qp->resp;
+	u32 n = clamp_t(u32, READ_ONCE(qp->attr.max_dest_rd_atomic), 1,
+			resp->nres);
+	struct vroce_resp_res *res;
+
+	resp->res_next %= n;
+	res = &resp->res[resp->res_next++];
+	memset(res, 0, sizeof(*res));
+	res->valid = true;
+	return res;
+}
+
+/* A duplicate request: answer again what was answered, execute nothing. */
+static void vroce_resp_duplicate(struct vroce_qp *qp, struct vroce_pkt *pkt,
+				 struct sk_buff_head *out)
+{
+	struct vroce_resp *resp = &qp->resp;
+	struct vroce_resp_res *res;
+
+	vroce_counter_inc(qp->vdev, VROCE_CNT_DUPLICATE_REQUEST);
+	if (!(pkt->flags & (VROCE_F_READ | VROCE_F_ATOMIC))) {
+		/* Everything before epsn was executed: acknowledge it all. */
+		vroce_resp_queue_ack(qp, out, VROCE_AETH_ACK_UNLIMITED,
+				     vroce_psn_add(resp->epsn, VROCE_PSN_MASK));
+		return;
+	}
+	res = vroce_resp_res_find(resp, pkt->psn);
+	if (!res)
+		return;
+	if (res->atomic) {
+		struct vroce_bth *bth;
+		struct sk_buff *skb;
+		u8 op = VROCE_OP_RC | VROCE_ATOMIC_ACK;
+
+		skb = vroce_resp_skb(qp, op, res->psn, 0, &bth);
+		if (!skb)
+			return;
+		vroce_aeth_set((struct vroce_aeth *)(bth + 1),
+			       VROCE_AETH_ACK_UNLIMITED, resp->msn);
+		((struct vroce_atmack *)((u8 *)bth +
+			vroce_opcode_ext_offset(op, VROCE_EXT_ATMACK)))->orig =
+			cpu_to_be64(res->orig);
+		__skb_queue_tail(out, skb);
+	} else {
+		struct vroce_mr *mr = NULL;
+		u32 mtu = ib_mtu_enum_to_int(READ_ONCE(qp->attr.path_mtu));
+		u32 skip = vroce_psn_diff(pkt->psn, res->psn) * mtu;
+		u64 va = res->va;
+
+		/* Replay from the PSN asked for, with the memory as it is now. */
+		if (skip > res->len)
+			return;
+		if (res->len) {
+			mr = vroce_mr_lookup_rkey(qp->vdev, qp->ibqp.pd,
+						  qp->ibqp.qp_num, res->rkey,
+						  &va, res->len,
+						  IB_ACCESS_REMOTE_READ);
+			if (IS_ERR(mr))
+				return;
+		}
+		vroce_resp_queue_read(qp, out, mr, va + skip,
+				      res->len - skip, pkt->psn);
+		if (mr)
+			vroce_mr_put(mr);
+	}
+}
+
+/* Outcome of executing one request packet. */
+enum vroce_resp_result {
+	VROCE_RESP_OK,		/* executed; ACK if asked */
+	VROCE_RESP_REPLIED,	/* executed; the answer is already queued */
+	VROCE_RESP_RNR,		/* no receive WQE: RNR NAK, PSN not consumed */
+	VROCE_RESP_INVALID,	/* NAK invalid request, QP to ERR */
+	VROCE_RESP_ACCESS,	/* NAK remote access error, QP to ERR */
+	VROCE_RESP_OP_ERR,	/* NAK remote operational error, QP to ERR */
+	VROCE_RESP_DROP,	/* silently dropped (UC/UD) */
+};
+
+static enum vroce_resp_result vroce_resp_access_err(struct vroce_qp *qp)
+{
+	vroce_counter_inc(qp->vdev, VROCE_CNT_RESP_REMOTE_ACCESS_ERRORS);
+	return VROCE_RESP_ACCESS;
+}
+
+/* The recv completion of a finished SEND or WRITE with immediate. */
+static void vroce_resp_recv_done(struct vroce_qp *qp, struct vroce_pkt *pkt,
+				 enum ib_wc_opcode opcode, u32 byte_len,
+				 int status)
+{
+	struct vroce_resp *resp = &qp->resp;
+	struct ib_wc wc = {};
+
+	wc.wr_id = resp->wqe->wr_id;
+	wc.status = status;
+	wc.opcode = opcode;
+	wc.byte_len = byte_len;
+	if (pkt->flags & VROCE_F_IMM) {
+		wc.ex.imm_data = ((struct vroce_immdt *)
+				  vroce_pkt_ext(pkt, VROCE_EXT_IMMDT))->imm;
+		wc.wc_flags |= IB_WC_WITH_IMM;
+	} else if (pkt->flags & VROCE_F_INV) {
+		u32 rkey = be32_to_cpu(((struct vroce_ieth *)
+				vroce_pkt_ext(pkt, VROCE_EXT_IETH))->rkey);
+
+		wc.ex.invalidate_rkey = rkey;
+		wc.wc_flags |= IB_WC_WITH_INVALIDATE;
+		if (status == IB_WC_SUCCESS && vroce_mem_invalidate(qp, rkey))
+			wc.status = IB_WC_LOC_PROT_ERR;
+	}
+	if (pkt->flags & VROCE_F_EXT(VROCE_EXT_DETH)) {
+		struct vroce_deth *deth = vroce_pkt_ext(pkt, VROCE_EXT_DETH);
+
+		wc.src_qp = vroce_deth_sqp(deth);
+		wc.wc_flags |= IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
+		wc.network_hdr_type = pkt->ipv6 ? RDMA_NETWORK_IPV6 :
+						  RDMA_NETWORK_IPV4;
+	}
+	resp->have_wqe = false;
+	vroce_resp_complete(qp, &wc, vroce_bth_se(pkt->bth));
+}
+
+static enum vroce_resp_result vroce_resp_send(struct vroce_qp *qp,
+					      struct vroce_pkt *pkt)
+{
+	struct vroce_resp *resp = &qp->resp;
+	int err;
+
+	if (pkt->flags & VROCE_F_FIRST) {
+		if (!resp->have_wqe) {
+			err = vroce_resp_take_wqe(qp);
+			if (err == -EAGAIN) {
+				vroce_counter_inc(qp->vdev,
+						  VROCE_CNT_OUT_OF_BUFFER);
+				return VROCE_RESP_RNR;
+			}
+			if (err) {
+				vroce_resp_recv_done(qp, pkt, IB_WC_RECV, 0,
+						     IB_WC_LOC_QP_OP_ERR);
+				return VROCE_RESP_OP_ERR;
+			}
+		}
+		resp->wqe_off = 0;
+	}
+	err = vroce_resp_place(qp, vroce_pkt_payload(pkt), pkt->paylen);
+	if (err) {
+		int status = err == -EMSGSIZE ? IB_WC_LOC_LEN_ERR :
+						IB_WC_LOC_PROT_ERR;
+
+		if (err == -EMSGSIZE)
+			vroce_counter_inc(qp->vdev,
+					  VROCE_CNT_RESP_LOCAL_LENGTH_ERROR);
+		vroce_resp_recv_done(qp, pkt, IB_WC_RECV, resp->wqe_off,
+				     status);
+		return err == -EMSGSIZE ? VROCE_RESP_INVALID :
+					  VROCE_RESP_OP_ERR;
+	}
+	if (pkt->flags & VROCE_F_LAST)
+		vroce_resp_recv_done(qp, pkt, IB_WC_RECV, resp->wqe_off,
+				     IB_WC_SUCCESS);
+	return VROCE_RESP_OK;
+}
+
+static enum vroce_resp_result vroce_resp_write(struct vroce_qp *qp,
+					       struct vroce_pkt *pkt)
+{
+	struct vroce_resp *resp = &qp->resp;
+	u32 mtu = ib_mtu_enum_to_int(READ_ONCE(qp->attr.path_mtu));
+	int err;
+
+	if (pkt->flags & VROCE_F_FIRST) {
+		struct vroce_reth *reth = vroce_pkt_ext(pkt, VROCE_EXT_RETH);
+		struct vroce_mr *mr = NULL;
+		u32 len = be32_to_cpu(reth->len);
+		u64 va = be64_to_cpu(reth->va);
+
+		vroce_counter_inc(qp->vdev, VROCE_CNT_RX_WRITE_REQUESTS);
+		if (len) {
+			mr = vroce_mr_lookup_rkey(qp->vdev, qp->ibqp.pd,
+						  qp->ibqp.qp_num,
+						  be32_to_cpu(reth->rkey), &va,
+						  len, IB_ACCESS_REMOTE_WRITE);
+			if (IS_ERR(mr))
+				return vroce_resp_access_err(qp);
+		}
+		resp->mr = mr;
+		resp->va = va;
+		resp->resid = len;
+		resp->write_len = len;
+	}
+
+	/* Every packet but the last carries exactly one MTU. */
+	if (pkt->paylen > resp->resid ||
+	    (!(pkt->flags & VROCE_F_LAST) && pkt->paylen != mtu) ||
+	    ((pkt->flags & VROCE_F_LAST) && pkt->paylen != resp->resid)) {
+		vroce_counter_inc(qp->vdev, VROCE_CNT_RESP_INVALID_REQUEST);
+		return VROCE_RESP_INVALID;
+	}
+	if (pkt->paylen) {
+		err = vroce_mr_copy(resp->mr, resp->va, vroce_pkt_payload(pkt),
+				    pkt->paylen, true);
+		if (err)
+			return VROCE_RESP_ACCESS;
+		resp->va += pkt->paylen;
+		resp->resid -= pkt->paylen;
+	}
+	if (!(pkt->flags & VROCE_F_LAST))
+		return VROCE_RESP_OK;
+
+	if (resp->mr) {
+		vroce_mr_put(resp->mr);
+		resp->mr = NULL;
+	}
+	if (pkt->flags & VROCE_F_IMM) {
+		/* Only the immediate needs a receive WQE, and no buffer. */
+		if (!resp->have_wqe) {
+			err = vroce_resp_take_wqe(qp);
+			if (err == -EAGAIN) {
+				vroce_counter_inc(qp->vdev,
+						  VROCE_CNT_OUT_OF_BUFFER);
+				return VROCE_RESP_RNR;
+			}
+			if (err) {
+				vroce_resp_recv_done(qp, pkt,
+						     IB_WC_RECV_RDMA_WITH_IMM,
+						     0, IB_WC_LOC_QP_OP_ERR);
+				return VROCE_RESP_OP_ERR;
+			}
+		}
+		vroce_resp_recv_done(qp, pkt, IB_WC_RECV_RDMA_WITH_IMM,
+				     resp->write_len, IB_WC_SUCCESS);
+	}
+	return VROCE_RESP_OK;
+}
+
+static enum vroce_resp_result vroce_resp_read(struct vroce_qp *qp,
+					      struct vroce_pkt *pkt,
+					      struct sk_buff_head *out)
+{
+	struct vroce_reth *reth = vroce_pkt_ext(pkt, VROCE_EXT_RETH);
+	u32 mtu = ib_mtu_enum_to_int(READ_ONCE(qp->attr.path_mtu));
+	u32 len = be32_to_cpu(reth->len);
+	u64 va = be64_to_cpu(reth->va);
+	struct vroce_resp_res *res;
+	struct vroce_mr *mr = NULL;
+	int err;
+
+	vroce_counter_inc(qp->vdev, VROCE_CNT_RX_READ_REQUESTS);
+	if (len > VROCE_MAX_MSG_SIZE)
+		return VROCE_RESP_INVALID;
+	if (len) {
+		mr = vroce_mr_lookup_rkey(qp->vdev, qp->ibqp.pd,
+					  qp->ibqp.qp_num,
+					  be32_to_cpu(reth->rkey), &va, len,
+					  IB_ACCESS_REMOTE_READ);
+		if (IS_ERR(mr)) {
+			vroce_counter_inc(qp->vdev,
+					  VROCE_CNT_RESP_REMOTE_ACCESS_ERRORS);
+			return VROCE_RESP_ACCESS;
+		}
+	}
+
+	res = vroce_resp_res_new(qp);
+	res->psn = pkt->psn;
+	res->npkts = len ? DIV_ROUND_UP(len, mtu) : 1;
+	res->va = be64_to_cpu(reth->va);
+	res->rkey = be32_to_cpu(reth->rkey);
+	res->len = len;
+
+	/* The responses use the request's PSNs; the MSN counts the READ. */
+	qp->resp.msn = (qp->resp.msn + 1) & VROCE_AETH_MSN_MASK;
+	err = vroce_resp_queue_read(qp, out, mr, va, len, pkt->psn);
+	if (mr)
+		vroce_mr_put(mr);
+	qp->resp.epsn = vroce_psn_add(pkt->psn, res->npkts);
+	/* Lost responses (no memory) are asked for again by the requester. */
+	return err == -EFAULT ? VROCE_RESP_ACCESS : VROCE_RESP_REPLIED;
+}
+
+static enum vroce_resp_result vroce_resp_atomic(struct vroce_qp *qp,
+						struct vroce_pkt *pkt,
+						struct sk_buff_head *out)
+{
+	struct vroce_atmeth *ae = vroce_pkt_ext(pkt, VROCE_EXT_ATMETH);
+	u8 op = VROCE_OP_RC | VROCE_ATOMIC_ACK;
+	u64 va = be64_to_cpu(ae->va), orig, val;
+	struct vroce_resp_res *res;
+	struct vroce_bth *bth;
+	struct vroce_mr *mr;
+	struct sk_buff *skb;
+	int err;
+
+	vroce_counter_inc(qp->vdev, VROCE_CNT_RX_ATOMIC_REQUESTS);
+	if (va & 7)
+		return VROCE_RESP_INVALID;
+	mr = vroce_mr_lookup_rkey(qp->vdev, qp->ibqp.pd, qp->ibqp.qp_num,
+				  be32_to_cpu(ae->rkey), &va, sizeof(u64),
+				  IB_ACCESS_REMOTE_ATOMIC);
+	if (IS_ERR(mr)) {
+		vroce_counter_inc(qp->vdev, VROCE_CNT_RESP_REMOTE_ACCESS_ERRORS);
+		return VROCE_RESP_ACCESS;
+	}
+
+	spin_lock(&vroce_atomic_lock);
+	err = vroce_mr_copy(mr, va, &orig, sizeof(orig), false);
+	if (!err) {
+		if ((pkt->opcode & 0x1f) == VROCE_CMP_SWAP)
+			val = orig == be64_to_cpu(ae->comp) ?
+			      be64_to_cpu(ae->swap_add) : orig;
+		else
+			val = orig + be64_to_cpu(ae->swap_add);
+		err = vroce_mr_copy(mr, va, &val, sizeof(val), true);
+	}
+	spin_unlock(&vroce_atomic_lock);
+	vroce_mr_put(mr);
+	if (err)
+		return VROCE_RESP_ACCESS;
+
+	res = vroce_resp_res_new(qp);
+	res->atomic = true;
+	res->psn = pkt->psn;
+	res->npkts = 1;
+	res->orig = orig;
+	qp->resp.msn = (qp->resp.msn + 1) & VROCE_AETH_MSN_MASK;
+	qp->resp.epsn = vroce_psn_add(pkt->psn, 1);
+
+	skb = vroce_resp_skb(qp, op, pkt->psn, 0, &bth);
+	if (skb) {
+		vroce_aeth_set((struct vroce_aeth *)(bth + 1),
+			       VROCE_AETH_ACK_UNLIMITED, qp->resp.msn);
+		((struct vroce_atmack *)((u8 *)bth +
+			vroce_opcode_ext_offset(op, VROCE_EXT_ATMACK)))->orig =
+			cpu_to_be64(orig);
+		__skb_queue_tail(out, skb);
+	}
+	return VROCE_RESP_REPLIED;
+}
+
+/* ATOMIC WRITE (8 bytes written as one) and FLUSH (placement is done). */
+static enum vroce_resp_result vroce_resp_placement(struct vroce_qp *qp,
+						   struct vroce_pkt *pkt)
+{
+	struct vroce_reth *reth = vroce_pkt_ext(pkt, VROCE_EXT_RETH);
+	bool awrite = pkt->flags & VROCE_F_ATOMIC_WRITE;
+	u64 va = be64_to_cpu(reth->va);
+	u32 len = awrite ? sizeof(u64) : be32_to_cpu(reth->len);
+	struct vroce_mr *mr;
+	int err = 0;
+
+	if (awrite && (pkt->paylen != sizeof(u64) || (va & 7)))
+		return VROCE_RESP_INVALID;
+	if (!len)
+		return VROCE_RESP_OK;
+	mr = vroce_mr_lookup_rkey(qp->vdev, qp->ibqp.pd, qp->ibqp.qp_num,
+				  be32_to_cpu(reth->rkey), &va, len,
+				  awrite ? IB_ACCESS_REMOTE_WRITE : 0);
+	if (IS_ERR(mr)) {
+		vroce_counter_inc(qp->vdev, VROCE_CNT_RESP_REMOTE_ACCESS_ERRORS);
+		return VROCE_RESP_ACCESS;
+	}
+	if (awrite) {
+		spin_lock(&vroce_atomic_lock);
+		err = vroce_mr_copy(mr, va, vroce_pkt_payload(pkt), len, true);
+		spin_unlock(&vroce_atomic_lock);
+	}
+	vroce_mr_put(mr);
+	return err ? VROCE_RESP_ACCESS : VROCE_RESP_OK;
+}
+
+/* Is @pkt the packet the message in progress (or its absence) allows? */
+static bool vroce_resp_seq_ok(struct vroce_resp *resp, struct vroce_pkt *pkt)
+{
+	u32 kind = pkt->flags & (VROCE_F_SEND | VROCE_F_WRITE);
+
+	if (resp->in_msg)
+		return !(pkt->flags & VROCE_F_FIRST) && kind == resp->msg_flags;
+	return pkt->flags & VROCE_F_FIRST;
+}
+
+static enum vroce_resp_result vroce_resp_execute(struct vroce_qp *qp,
+						 struct vroce_pkt *pkt,
+						 struct sk_buff_head *out)
+{
+	struct vroce_resp *resp = &qp->resp;
+	enum vroce_resp_result r;
+
+	if (!vroce_resp_seq_ok(resp, pkt)) {
+		vroce_counter_inc(qp->vdev, VROCE_CNT_RESP_INVALID_REQUEST);
+		return VROCE_RESP_INVALID;
+	}
+	if (pkt->flags & VROCE_F_READ)
+		return vroce_resp_read(qp, pkt, out);
+	if (pkt->flags & VROCE_F_ATOMIC)
+		return vroce_resp_atomic(qp, pkt, out);
+	if (pkt->flags & VROCE_F_SEND)
+		r = vroce_resp_send(qp, pkt);
+	else if (pkt->flags & VROCE_F_WRITE)
+		r = vroce_resp_write(qp, pkt);
+	else
+		r = vroce_resp_placement(qp, pkt);
+	if (r != VROCE_RESP_OK)
+		return r;
+
+	if (pkt->flags & VROCE_F_LAST) {
+		resp->in_msg = false;
+		resp->msg_flags = 0;
+		resp->msn = (resp->msn + 1) & VROCE_AETH_MSN_MASK;
+	} else {
+		resp->in_msg = true;
+		resp->msg_flags = pkt->flags & (VROCE_F_SEND | VROCE_F_WRITE);
+	}
+	return VROCE_RESP_OK;
+}
+
+static void vroce_resp_rc(struct vroce_qp *qp, struct vroce_pkt *pkt,
+			  struct sk_buff_head *out, bool *error)
+{
+	struct vroce_resp *resp = &qp->resp;
+	s32 diff = vroce_psn_diff(pkt->psn, resp->epsn);
+	enum vroce_resp_result r;
+	u8 syndrome;
+
+	if (diff > 0) {
+		vroce_counter_inc(qp->vdev, VROCE_CNT_OUT_OF_SEQUENCE);
+		if (!resp->nak_sent) {
+			resp->nak_sent = true;
+			vroce_resp_queue_ack(qp, out, VROCE_NAK_PSN_SEQ_ERR,
+					     resp->epsn);
+		}
+		return;
+	}
+	if (diff < 0) {
+		vroce_resp_duplicate(qp, pkt, out);
+		return;
+	}
+	resp->nak_sent = false;
+
+	r = vroce_resp_execute(qp, pkt, out);
+	switch (r) {
+	case VROCE_RESP_OK:
+		resp->epsn = vroce_psn_add(pkt->psn, 1);
+		if (vroce_bth_ackreq(pkt->bth))
+			vroce_resp_queue_ack(qp, out, VROCE_AETH_ACK_UNLIMITED,
+					     pkt->psn);
+		return;
+	case VROCE_RESP_REPLIED:
+		return;
+	case VROCE_RESP_RNR:
+		syndrome = VROCE_AETH_RNR_NAK |
+			   (READ_ONCE(qp->attr.min_rnr_timer) &
+			    VROCE_AETH_CREDIT_MASK);
+		vroce_resp_queue_ack(qp, out, syndrome, pkt->psn);
+		return;
+	case VROCE_RESP_INVALID:
+		syndrome = VROCE_NAK_INVALID_REQ;
+		break;
+	case VROCE_RESP_ACCESS:
+		syndrome = VROCE_NAK_REM_ACCESS;
+		break;
+	default:
+		syndrome = VROCE_NAK_REM_OP_ERR;
+		break;
+	}
+	/* Class C/D errors: NAK, and the responder QP goes to ERR. */
+	vroce_resp_queue_ack(qp, out, syndrome, pkt->psn);
+	vroce_resp_drop_msg(resp);
+	*error = true;
+}
+
+static void vroce_resp_uc(struct vroce_qp *qp, struct vroce_pkt *pkt,
+			  bool *error)
+{
+	struct vroce_resp *resp = &qp->resp;
+	enum vroce_resp_result r;
+
+	if (pkt->psn != resp->epsn || resp->drop_msg) {
+		/* A lost packet kills its message; resynchronise on the next. */
+		if (resp->in_msg)
+			vroce_resp_drop_msg(resp);
+		resp->drop_msg = !(pkt->flags & VROCE_F_FIRST);
+		if (resp->drop_msg) {
+			resp->epsn = vroce_psn_add(pkt->psn, 1);
+			return;
+		}
+	}
+	resp->epsn = vroce_psn_add(pkt->psn, 1);
+	r = vroce_resp_execute(qp, pkt, NULL);
+	if (r == VROCE_RESP_OK)
+		return;
+	vroce_resp_drop_msg(resp);
+	resp->drop_msg = !(pkt->flags & VROCE_F_LAST);
+	/* No RNR on UC: the message is dropped; other errors are the QP's. */
+	if (r != VROCE_RESP_RNR && r != VROCE_RESP_ACCESS &&
+	    r != VROCE_RESP_INVALID)
+		*error = true;
+}
+
+static void vroce_resp_ud(struct vroce_qp *qp, struct vroce_pkt *pkt,
+			  bool *error)
+{
+	struct vroce_resp *resp = &qp->resp;
+	struct vroce_deth *deth = vroce_pkt_ext(pkt, VROCE_EXT_DETH);
+	u8 grh[VROCE_GRH_SIZE] = {};
+	struct ipv6hdr *ip6h;
+	int err;
+
+	if (be32_to_cpu(deth->qkey) != READ_ONCE(qp->attr.qkey)) {
+		vroce_counter_inc(qp->vdev, VROCE_CNT_RX_QKEY_VIOLATION);
+		return;
+	}
+	err = vroce_resp_take_wqe(qp);
+	if (err == -EAGAIN) {
+		vroce_counter_inc(qp->vdev, VROCE_CNT_OUT_OF_BUFFER);
+		return;
+	}
+	if (err) {
+		vroce_resp_recv_done(qp, pkt, IB_WC_RECV, 0,
+				     IB_WC_LOC_QP_OP_ERR);
+		*error = true;
+		return;
+	}
+
+	/*
+	 * The first 40 bytes of a UD receive hold the GRH; for RoCEv2 over
+	 * IPv4, the IPv4 header in their last 20 bytes (ib_core reads it
+	 * there when the completion says RDMA_NETWORK_IPV4).
+	 */
+	if (pkt->ipv6) {
+		ip6h = ipv6_hdr(pkt->skb);
+		memcpy(grh, ip6h, sizeof(*ip6h));
+	} else {
+		memcpy(grh + 20, ip_hdr(pkt->skb), sizeof(struct iphdr));
+	}
+	err = vroce_resp_place(qp, grh, sizeof(grh));
+	if (!err)
+		err = vroce_resp_place(qp, vroce_pkt_payload(pkt),
+				       pkt->paylen);
+	if (err) {
+		if (err == -EMSGSIZE)
+			vroce_counter_inc(qp->vdev,
+					  VROCE_CNT_RESP_LOCAL_LENGTH_ERROR);
+		vroce_resp_recv_done(qp, pkt, IB_WC_RECV, resp->wqe_off,
+				     err == -EMSGSIZE ? IB_WC_LOC_LEN_ERR :
+							IB_WC_LOC_PROT_ERR);
+		*error = err != -EMSGSIZE;
+		return;
+	}
+	vroce_resp_recv_done(qp, pkt, IB_WC_RECV, resp->wqe_off,
+			     IB_WC_SUCCESS);
+}
+
+/* Does the packet's transport match the QP's type? */
+static bool vroce_resp_type_ok(struct vroce_qp *qp, u8 opcode)
+{
+	switch (qp->ibqp.qp_type) {
+	case IB_QPT_RC:
+		return (opcode & 0xe0) == VROCE_OP_RC;
+	case IB_QPT_UC:
+		return (opcode & 0xe0) == VROCE_OP_UC;
+	case IB_QPT_UD:
+	case IB_QPT_GSI:
+		return (opcode & 0xe0) == VROCE_OP_UD;
+	default:
+		return false;
+	}
+}
 
 /**
  * vroce_resp_rcv() - a request packet for one of our QPs
@@ -12,6 +876,59 @@
  */
 void vroce_resp_rcv(struct vroce_pkt *pkt)
 {
-	vroce_counter_inc(pkt->vdev, VROCE_CNT_RX_NO_QP);
+	struct sk_buff_head out;
+	struct vroce_qp *qp;
+	struct sk_buff *skb;
+	bool error = false;
+	enum ib_qp_state state;
+	struct vroce_av av;
+	u32 entropy;
+
+	qp = vroce_qp_get(pkt->vdev, pkt->qpn);
+	if (!qp || !vroce_resp_type_ok(qp, pkt->opcode)) {
+		vroce_counter_inc(pkt->vdev, VROCE_CNT_RX_NO_QP);
+		goto free;
+	}
+	state = vroce_qp_state(qp);
+	if (state != IB_QPS_RTR && state != IB_QPS_RTS &&
+	    state != IB_QPS_SQD && state != IB_QPS_SQE)
+		goto free;
+
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&qp->resp.lock);
+	if (!qp->resp.wqe)
+		goto unlock;
+	switch (qp->ibqp.qp_type) {
+	case IB_QPT_RC:
+		vroce_resp_rc(qp, pkt, &out, &error);
+		break;
+	case IB_QPT_UC:
+		vroce_resp_uc(qp, pkt, &error);
+		break;
+	default:
+		vroce_resp_ud(qp, pkt, &error);
+		break;
+	}
+unlock:
+	spin_unlock_bh(&qp->resp.lock);
+
+	/* Answers go back where the request came from. */
+	entropy = rdma_calc_flow_label(qp->ibqp.qp_num,
+				       READ_ONCE(qp->attr.dest_qp_num));
+	if (!skb_queue_empty(&out)) {
+		memset(&av, 0, sizeof(av));
+		av.ipv6 = pkt->ipv6;
+		av.saddr = pkt->daddr;
+		av.daddr = pkt->saddr;
+		av.tclass = pkt->tos & ~INET_ECN_MASK;
+		av.hop_limit = 64;
+		while ((skb = __skb_dequeue(&out)))
+			vroce_pkt_send(qp->vdev, &av, skb, entropy);
+	}
+	if (error)
+		vroce_qp_error(qp);
+free:
+	if (qp)
+		vroce_qp_put(qp);
 	kfree_skb(pkt->skb);
 }

@@ -364,7 +364,7 @@ void vroce_wq_reset(struct vroce_qp *qp)
  * Complete the WQE at the head with @status: a CQE when it was signaled
  * or failed, and its slot goes back.
  */
-static void vroce_sq_complete(struct vroce_qp *qp, enum ib_wc_status status)
+void vroce_sq_complete(struct vroce_qp *qp, enum ib_wc_status status)
 {
 	struct vroce_sq *sq = &qp->sq;
 	struct rxe_send_wqe *wqe = vroce_sq_wqe(vroce_sq_slot(sq, sq->head));
@@ -613,16 +613,26 @@ static void vroce_sq_exec(struct vroce_qp *qp)
 
 	lockdep_assert_held(&qp->run_lock);
 
-	while (sq->next == sq->head && sq->next != vroce_sq_tail(sq)) {
+	while (sq->next != vroce_sq_tail(sq)) {
 		slot = vroce_sq_slot(sq, sq->next);
 		wqe = vroce_sq_wqe(slot);
 		status = slot->status;
-		if (status == IB_WC_SUCCESS) {
-			if (!(vroce_wr_flags(qp, wqe->wr.opcode) &
-			      VROCE_WR_LOCAL))
+		if (status == IB_WC_SUCCESS &&
+		    !(vroce_wr_flags(qp, wqe->wr.opcode) & VROCE_WR_LOCAL)) {
+			/* A network operation: the requester sends it. */
+			if (!vroce_req_wqe(qp, sq->next))
 				return;
-			status = vroce_sq_exec_local(qp, wqe);
+			sq->next++;
+			vroce_comp_complete(qp);
+			if (vroce_qp_state(qp) != IB_QPS_RTS)
+				return;
+			continue;
 		}
+		/* Local operations and failed WQEs wait for the ones before. */
+		if (sq->next != sq->head)
+			return;
+		if (status == IB_WC_SUCCESS)
+			status = vroce_sq_exec_local(qp, wqe);
 		sq->next++;
 		vroce_sq_complete(qp, status);
 		if (status != IB_WC_SUCCESS) {
@@ -719,6 +729,9 @@ static void vroce_qp_run_err(struct vroce_qp *qp)
 	unsigned long max = msecs_to_jiffies(VROCE_ERR_POLL_MAX_MS);
 	bool found;
 
+	/* the receive WQE of a message in progress completes first */
+	vroce_resp_flush(qp);
+
 	if (qp->ibqp.srq) {
 		/* IBTA 10.3.1: the SRQ's consumer learns the QP is done */
 		if (!qp->err_seen)
@@ -752,6 +765,7 @@ void vroce_qp_run(struct vroce_qp *qp)
 	mutex_lock(&qp->run_lock);
 	state = vroce_qp_state(qp);
 	if (state == IB_QPS_RTS || state == IB_QPS_SQD) {
+		vroce_comp_run(qp);
 		vroce_sq_intake(qp, true);
 		if (state == IB_QPS_RTS)
 			vroce_sq_exec(qp);

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Requester: turns the send WQE at sq.next into packets.
+ *
+ * Runs in the QP's runner (wq.c) with run_lock held, so the QP's
+ * attributes are stable (modify_qp holds run_lock too).  A WQE is sent
+ * whole: its PSNs are first_psn..last_psn, assigned from req.psn; a
+ * retransmission rewinds req.psn to the first_psn of the oldest WQE to
+ * send again, so every packet keeps its PSN (go-back-N, comp.c).  The
+ * packets leave through vroce_pkt_send(), the one exit to the wire.
+ */
+#include <linux/jiffies.h>
+#include <rdma/ib_mad.h>
+
+#include "pkt.h"
+#include "req.h"
+#include "vroce.h"
+
+/* Packets a QP may have unacknowledged before it waits for ACKs. */
+#define VROCE_REQ_WINDOW	256
+
+/*
+ * Shortest retransmit timeout.  IBTA's 4.096 us * 2^timeout is a wire
+ * time; a software NIC under load (or under emulation) answers in
+ * milliseconds, and a spurious go-back-N resends a whole window.
+ */
+#define VROCE_REQ_MIN_TIMEOUT_MS	100
+
+/**
+ * vroce_req_timeout() - the QP's retransmit timeout in jiffies
+ * @qp: a QP whose timeout attribute is not 0 (infinite)
+ *
+ * Return: 4.096 us * 2^timeout, at least VROCE_REQ_MIN_TIMEOUT_MS.
+ */
+unsigned long vroce_req_timeout(struct vroce_qp *qp)
+{
+	return max(nsecs_to_jiffies(4096ULL << min_t(u8, qp->attr.timeout, 31)),
+		   msecs_to_jiffies(VROCE_REQ_MIN_TIMEOUT_MS));
+}
+
+static void vroce_req_timer(struct timer_list *t)
+{
+	struct vroce_req *req = from_timer(req, t, timer);
+	struct vroce_qp *qp = container_of(req, struct vroce_qp, req);
+
+	atomic_set(&req->timer_fired, 1);
+	vroce_qp_schedule(qp);
+}
+
+/**
+ * vroce_req_init() - set up a new QP's requester
+ * @qp: the QP being created
+ */
+void vroce_req_init(struct vroce_qp *qp)
+{
+	timer_setup(&qp->req.timer, vroce_req_timer, 0);
+	skb_queue_head_init(&qp->req.rx_q);
+}
+
+/**
+ * vroce_req_cleanup() - stop the timer and drop queued responses
+ * @qp: a QP being destroyed (before its runner work is cancelled)
+ */
+void vroce_req_cleanup(struct vroce_qp *qp)
+{
+	del_timer_sync(&qp->req.timer);
+	skb_queue_purge(&qp->req.rx_q);
+}
+
+/**
+ * vroce_req_reset() - new send PSN (RTR->RTS) or RESET
+ * @qp: the QP (run_lock held)
+ * @sq_psn: first PSN to send
+ */
+void vroce_req_reset(struct vroce_qp *qp, u32 sq_psn)
+{
+	struct vroce_req *req = &qp->req;
+
+	del_timer(&req->timer);
+	atomic_set(&req->timer_fired, 0);
+	skb_queue_purge(&req->rx_q);
+	req->psn = sq_psn & VROCE_PSN_MASK;
+	req->rd_atomic = 0;
+	req->retry_left = qp->attr.retry_cnt;
+	req->rnr_left = qp->attr.rnr_retry;
+	req->rnr_wait = false;
+}
+
+/* The address packets of @qp (RC, UC) go to. */
+static int vroce_req_qp_av(struct vroce_qp *qp, struct vroce_av *av)
+{
+	struct rdma_ah_attr attr = qp->attr.ah_attr;
+
+	attr.grh.sgid_attr = qp->ibqp.av_sgid_attr;
+	return vroce_av_from_attr(av, &attr);
+}
+
+/* Copy @len bytes at @offset of the WQE's data (inline or SGEs) to @dst. */
+static int vroce_req_gather(struct vroce_qp *qp, struct rxe_send_wqe *wqe,
+			    u32 offset, void *dst, u32 len)
+{
+	u32 i;
+
+	if (wqe->wr.send_flags & IB_SEND_INLINE) {
+		if ((u64)offset + len > wqe->dma.length)
+			return -EINVAL;
+		memcpy(dst, wqe->dma.inline_data + offset, len);
+		return 0;
+	}
+	for (i = 0; i < wqe->dma.num_sge && len; i++) {
+		struct rxe_sge *sge = &wqe->dma.sge[i];
+		struct vroce_mr *mr;
+		u32 n;
+		int err;
+
+		if (offset >= sge->length) {
+			offset -= sge->length;
+			continue;
+		}
+		n = min(len, sge->length - offset);
+		mr = vroce_mr_lookup_lkey(qp->vdev, qp->ibqp.pd, sge->lkey,
+					  sge->addr + offset, n, 0);
+		if (IS_ERR(mr))
+			return PTR_ERR(mr);
+		err = vroce_mr_copy(mr, sge->addr + offset, dst, n, false);
+		vroce_mr_put(mr);
+		if (err)
+			return err;
+		dst += n;
+		len -= n;
+		offset = 0;
+	}
+	return len ? -EINVAL : 0;
+}
+
+/* BTH opcode of packet @i of @n of a WQE, or -1 if the QP cannot send it. */
+static int vroce_req_opcode(struct vroce_qp *qp, u32 wr_op, u32 i, u32 n)
+{
+	bool first = i == 0, last = i == n - 1;
+	int t;
+
+	switch (qp->ibqp.qp_type) {
+	case IB_QPT_RC:
+		t = VROCE_OP_RC;
+		break;
+	case IB_QPT_UC:
+		t = VROCE_OP_UC;
+		break;
+	default:
+		if (wr_op == IB_WR_SEND)
+			return VROCE_OP_UD | VROCE_SEND_ONLY;
+		if (wr_op == IB_WR_SEND_WITH_IMM)
+			return VROCE_OP_UD | VROCE_SEND_ONLY_IMM;
+		return -1;
+	}
+
+	switch (wr_op) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_SEND_WITH_INV:
+		if (!last)
+			return t | (first ? VROCE_SEND_FIRST : VROCE_SEND_MIDDLE);
+		if (wr_op == IB_WR_SEND_WITH_IMM)
+			return t | (first ? VROCE_SEND_ONLY_IMM :
+				    VROCE_SEND_LAST_IMM);
+		if (wr_op == IB_WR_SEND_WITH_INV)
+			return t == VROCE_OP_RC ?
+			       t | (first ? VROCE_SEND_ONLY_INV :
+				    VROCE_SEND_LAST_INV) : -1;
+		return t | (first ? VROCE_SEND_ONLY : VROCE_SEND_LAST);
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		if (!last)
+			return t | (first ? VROCE_WRITE_FIRST :
+				    VROCE_WRITE_MIDDLE);
+		if (wr_op == IB_WR_RDMA_WRITE_WITH_IMM)
+			return t | (first ? VROCE_WRITE_ONLY_IMM :
+				    VROCE_WRITE_LAST_IMM);
+		return t | (first ? VROCE_WRITE_ONLY : VROCE_WRITE_LAST);
+	case IB_WR_RDMA_READ:
+		return t == VROCE_OP_RC ? t | VROCE_READ_REQUEST : -1;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		return t == VROCE_OP_RC ? t | VROCE_CMP_SWAP : -1;
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		return t == VROCE_OP_RC ? t | VROCE_FETCH_ADD : -1;
+	default:
+		return -1;
+	}
+}
+
+/* Fill the extension headers of a request packet. */
+static void vroce_req_ext(struct vroce_qp *qp, struct rxe_send_wqe *wqe,
+			  u8 op, void *bth)
+{
+	u32 wr_op = wqe->wr.opcode;
+	int off;
+
+	off = vroce_opcode_ext_offset(op, VROCE_EXT_RETH);
+	if (off > 0) {
+		struct vroce_reth *reth = bth + off;
+
+		reth->va = cpu_to_be64(wqe->wr.wr.rdma.remote_addr);
+		reth->rkey = cpu_to_be32(wqe->wr.wr.rdma.rkey);
+		reth->len = cpu_to_be32(wqe->dma.length);
+	}
+	off = vroce_opcode_ext_offset(op, VROCE_EXT_ATMETH);
+	if (off > 0) {
+		struct vroce_atmeth *ae = bth + off;
+
+		ae->va = cpu_to_be64(wqe->wr.wr.atomic.remote_addr);
+		ae->rkey = cpu_to_be32(wqe->wr.wr.atomic.rkey);
+		if (wr_op == IB_WR_ATOMIC_CMP_AND_SWP) {
+			ae->swap_add = cpu_to_be64(wqe->wr.wr.atomic.swap);
+			ae->comp = cpu_to_be64(wqe->wr.wr.atomic.compare_add);
+		} else {
+			ae->swap_add =
+				cpu_to_be64(wqe->wr.wr.atomic.compare_add);
+		}
+	}
+	off = vroce_opcode_ext_offset(op, VROCE_EXT_DETH);
+	if (off > 0) {
+		struct vroce_deth *deth = bth + off;
+		u32 qkey = wqe->wr.wr.ud.remote_qkey;
+
+		/* A Q_Key with the high bit set means "the QP's own". */
+		if (qkey & 0x80000000U)
+			qkey = qp->attr.qkey;
+		deth->qkey = cpu_to_be32(qkey);
+		deth->sqp = cpu_to_be32(qp->ibqp.qp_num & VROCE_QPN_MASK);
+	}
+	off = vroce_opcode_ext_offset(op, VROCE_EXT_IMMDT);
+	if (off > 0)
+		((struct vroce_immdt *)(bth + off))->imm = wqe->wr.ex.imm_data;
+	off = vroce_opcode_ext_offset(op, VROCE_EXT_IETH);
+	if (off > 0)
+		((struct vroce_ieth *)(bth + off))->rkey =
+			cpu_to_be32(wqe->wr.ex.invalidate_rkey);
+}
+
+static bool vroce_req_is_rd_atomic(u32 wr_op)
+{
+	return wr_op == IB_WR_RDMA_READ || wr_op == IB_WR_ATOMIC_CMP_AND_SWP ||
+	       wr_op == IB_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+/* UD: the address of the WQE's AH, checked against the QP's PD. */
+static int vroce_req_ud_av(struct vroce_qp *qp, struct vroce_sq_slot *slot,
+			   struct rxe_send_wqe *wqe, struct vroce_av *av,
+			   u32 *dqpn)
+{
+	struct vroce_ah *ah = slot->ah;
+	struct rdma_ah_attr attr;
+	int err;
+
+	if (!ah) {
+		ah = vroce_ah_get(qp->vdev, wqe->wr.wr.ud.ah_num, qp->ibqp.pd);
+		if (!ah)
+			return -EINVAL;
+	}
+	attr = ah->attr;
+	attr.grh.sgid_attr = ah->ibah.sgid_attr;
+	err = vroce_av_from_attr(av, &attr);
+	if (!slot->ah)
+		vroce_ah_put(ah);
+	*dqpn = wqe->wr.wr.ud.remote_qpn;
+	return err;
+}
+
+/**
+ * vroce_req_wqe() - send every packet of the WQE at @index (sq.next)
+ * @qp: the QP (run_lock held)
+ * @index: free-running index of the WQE in the private send ring
+ *
+ * Return: true when the WQE went out (or failed and is marked for an
+ * error completion), false when it must wait: an RNR delay, the READ/
+ * atomic limit, a fence, or the window of unacknowledged packets.
+ */
+bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
+{
+	struct vroce_req *req = &qp->req;
+	struct vroce_sq_slot *slot = vroce_sq_slot(&qp->sq, index);
+	struct rxe_send_wqe *wqe = vroce_sq_wqe(slot);
+	bool rc = qp->ibqp.qp_type == IB_QPT_RC;
+	bool ud = !rc && qp->ibqp.qp_type != IB_QPT_UC;
+	u32 wr_op = wqe->wr.opcode, mtu, npkts, nsend, i, dqpn;
+	u32 max_rd = max_t(u32, qp->attr.max_rd_atomic, 1);
+	struct vroce_av av;
+	u32 entropy;
+	int err;
+
+	if (req->rnr_wait)
+		return false;
+	if (rc && vroce_req_is_rd_atomic(wr_op) && req->rd_atomic >= max_rd)
+		return false;
+	if (rc && (wqe->wr.send_flags & IB_SEND_FENCE) && req->rd_atomic)
+		return false;
+	if (rc && index != qp->sq.head) {
+		struct vroce_sq_slot *head = vroce_sq_slot(&qp->sq,
+							   qp->sq.head);
+
+		if (vroce_psn_diff(req->psn, vroce_sq_wqe(head)->first_psn) >
+		    VROCE_REQ_WINDOW)
+			return false;
+	}
+
+	if (ud) {
+		mtu = ib_mtu_enum_to_int(qp->vdev->port_mtu);
+		err = vroce_req_ud_av(qp, slot, wqe, &av, &dqpn);
+	} else {
+		mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
+		dqpn = qp->attr.dest_qp_num;
+		err = vroce_req_qp_av(qp, &av);
+	}
+	wqe->status = IB_WC_SUCCESS;
+	if (err || vroce_req_opcode(qp, wr_op, 0, 1) < 0) {
+		wqe->status = IB_WC_LOC_QP_OP_ERR;
+		wqe->state = VROCE_WQE_DONE;
+		return true;
+	}
+	entropy = av.flow_label ? av.flow_label :
+		  rdma_calc_flow_label(qp->ibqp.qp_num, dqpn);
+
+	/* A READ uses one PSN per response packet; it sends one request. */
+	npkts = wqe->dma.length ? DIV_ROUND_UP(wqe->dma.length, mtu) : 1;
+	nsend = wr_op == IB_WR_RDMA_READ || vroce_req_is_rd_atomic(wr_op) ?
+		1 : npkts;
+	if (vroce_req_is_rd_atomic(wr_op) && wr_op != IB_WR_RDMA_READ)
+		npkts = 1;
+
+	wqe->status = IB_WC_SUCCESS;
+	wqe->first_psn = req->psn;
+	wqe->last_psn = vroce_psn_add(req->psn, npkts - 1);
+	wqe->ack_length = 0;
+
+	for (i = 0; i < nsend; i++) {
+		u32 off = i * mtu;
+		u32 len = vroce_req_is_rd_atomic(wr_op) ? 0 :
+			  min(wqe->dma.length - off, mtu);
+		int op = vroce_req_opcode(qp, wr_op, i, nsend);
+		unsigned int hdr = vroce_opcode_hdr_len(op);
+		unsigned int pad = (4 - (len & 3)) & 3;
+		bool last = i == nsend - 1;
+		struct vroce_bth *bth;
+		struct sk_buff *skb;
+
+		skb = vroce_pkt_alloc(qp->vdev, hdr + len + pad);
+		if (!skb)
+			break;	/* lost: the retransmit timer sends it again */
+		bth = skb_put_zero(skb, hdr + len + pad);
+		vroce_bth_set(bth, op,
+			      last && (wqe->wr.send_flags & IB_SEND_SOLICITED),
+			      pad, IB_DEFAULT_PKEY_FULL, dqpn, rc && last,
+			      vroce_psn_add(req->psn, i));
+		vroce_req_ext(qp, wqe, op, bth);
+		if (len && vroce_req_gather(qp, wqe, off, (u8 *)bth + hdr,
+					    len)) {
+			kfree_skb(skb);
+			wqe->status = IB_WC_LOC_PROT_ERR;
+			wqe->state = VROCE_WQE_DONE;
+			return true;
+		}
+		vroce_pkt_send(qp->vdev, &av, skb, entropy);
+	}
+	req->psn = vroce_psn_add(req->psn, npkts);
+
+	if (!rc) {
+		/* UC and UD are unreliable: sent is done. */
+		wqe->state = VROCE_WQE_DONE;
+		return true;
+	}
+	wqe->state = VROCE_WQE_SENT;
+	if (vroce_req_is_rd_atomic(wr_op))
+		req->rd_atomic++;
+	if (qp->attr.timeout && !timer_pending(&req->timer))
+		mod_timer(&req->timer, jiffies + vroce_req_timeout(qp));
+	return true;
+}

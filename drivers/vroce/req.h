@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Requester and completer: send WQEs become packets (req.c), responses
+ * complete them or make them go again (comp.c).  Both run inside the QP's
+ * runner (wq.c, under run_lock, process context); the receive path only
+ * queues responses and kicks the runner, and the retransmit timer only
+ * kicks it too.
+ */
+#ifndef VROCE_REQ_H
+#define VROCE_REQ_H
+
+#include <linux/skbuff.h>
+#include <linux/timer.h>
+#include <linux/types.h>
+
+struct vroce_qp;
+
+/* Send WQE progress, kept in rxe_send_wqe.state of the private slot. */
+enum vroce_wqe_state {
+	VROCE_WQE_PENDING = 0,	/* not sent, or to be sent again */
+	VROCE_WQE_SENT,		/* every packet sent, waiting for a response */
+	VROCE_WQE_DONE,		/* acknowledged (or needs none): complete it */
+};
+
+/**
+ * struct vroce_req - requester and completer state of a QP
+ * @psn: PSN of the next packet to send (run_lock)
+ * @rd_atomic: READ and atomic WQEs sent and not complete (run_lock)
+ * @retry_left: transport retries left before IB_WC_RETRY_EXC_ERR
+ *	(run_lock)
+ * @rnr_left: RNR retries left; 7 at the start means infinite (run_lock)
+ * @rnr_wait: an RNR NAK arrived: nothing is sent until @timer fires
+ *	(run_lock)
+ * @timer: retransmit timeout, or the RNR delay while @rnr_wait
+ * @timer_fired: set by @timer, consumed by the runner
+ * @progress: a response completed something in this run (run_lock)
+ * @rx_q: responses from the receive path waiting for the runner (its own
+ *	lock)
+ */
+struct vroce_req {
+	u32 psn;
+	u32 rd_atomic;
+	int retry_left;
+	int rnr_left;
+	bool rnr_wait;
+	struct timer_list timer;
+	atomic_t timer_fired;
+	bool progress;
+	struct sk_buff_head rx_q;
+};
+
+void vroce_req_init(struct vroce_qp *qp);
+void vroce_req_cleanup(struct vroce_qp *qp);
+void vroce_req_reset(struct vroce_qp *qp, u32 sq_psn);
+
+unsigned long vroce_req_timeout(struct vroce_qp *qp);
+
+/* In the runner (run_lock held). */
+bool vroce_req_wqe(struct vroce_qp *qp, u32 index);
+void vroce_comp_run(struct vroce_qp *qp);
+void vroce_comp_complete(struct vroce_qp *qp);
+
+#endif /* VROCE_REQ_H */

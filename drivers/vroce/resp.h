@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Responder: executes requests that arrive at a QP (SEND, RDMA WRITE, RDMA
+ * READ, atomics, ATOMIC WRITE, FLUSH), answers with ACKs, NAKs, read
+ * responses and atomic ACKs, and keeps the responder resources that let a
+ * duplicate READ or atomic be answered again without executing it twice.
+ */
+#ifndef VROCE_RESP_H
+#define VROCE_RESP_H
+
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+struct vroce_qp;
+struct vroce_mr;
+struct rxe_recv_wqe;
+
+/**
+ * struct vroce_resp_res - a READ or atomic request kept for replay
+ * @valid: the entry holds a request
+ * @atomic: atomic (@orig valid) rather than READ
+ * @psn: PSN of the request (first response PSN)
+ * @npkts: PSNs the request used (READ: response packets; atomic: 1)
+ * @va: READ: start address
+ * @rkey: READ: key
+ * @len: READ: length
+ * @orig: atomic: the value returned the first time
+ */
+struct vroce_resp_res {
+	bool valid;
+	bool atomic;
+	u32 psn;
+	u32 npkts;
+	u64 va;
+	u32 rkey;
+	u32 len;
+	u64 orig;
+};
+
+/**
+ * struct vroce_resp - responder state of a QP
+ * @lock: serialises packets of this QP and the flush; BH-safe
+ * @epsn: next expected request PSN (RC, UC)
+ * @msn: message sequence number of the last completed request
+ * @nak_sent: a PSN sequence error NAK was sent for @epsn; the next one is
+ *	sent only after the expected packet arrived
+ * @in_msg: a multi-packet SEND or WRITE is in progress
+ * @msg_flags: VROCE_F_SEND or VROCE_F_WRITE of the message in progress
+ * @drop_msg: UC: drop packets until the next FIRST or ONLY
+ * @have_wqe: @wqe holds a receive WQE taken for the message in progress
+ * @wqe: copy of that receive WQE (and its SGE list)
+ * @wqe_off: bytes already placed into @wqe
+ * @mr: WRITE in progress: target region (referenced)
+ * @va: WRITE in progress: next address
+ * @resid: WRITE in progress: bytes still expected
+ * @write_len: WRITE in progress: total length from the RETH
+ * @res: responder resources, @nres entries, used round robin from @res_next
+ * @nres: entries in @res (max_dest_rd_atomic, at least 1)
+ * @res_next: next entry to reuse
+ */
+struct vroce_resp {
+	spinlock_t lock; /* see above */
+	u32 epsn;
+	u32 msn;
+	bool nak_sent;
+	bool in_msg;
+	u32 msg_flags;
+	bool drop_msg;
+	bool have_wqe;
+	struct rxe_recv_wqe *wqe;
+	u32 wqe_off;
+	struct vroce_mr *mr;
+	u64 va;
+	u32 resid;
+	u32 write_len;
+	struct vroce_resp_res *res;
+	u32 nres;
+	u32 res_next;
+};
+
+int vroce_resp_init(struct vroce_qp *qp);
+void vroce_resp_cleanup(struct vroce_qp *qp);
+void vroce_resp_reset(struct vroce_qp *qp, u32 rq_psn);
+void vroce_resp_flush(struct vroce_qp *qp);
+
+#endif /* VROCE_RESP_H */

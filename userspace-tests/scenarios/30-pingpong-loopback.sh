@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 240
+#
+# The ibverbs-utils ping-pong programs between two processes on one vroce
+# device (loopback: the packets never leave the device), with the received
+# data validated (-c): RC, UC, UD, SRQ, and RC driven by CQ events.
+. "$VROCE_SRC/userspace-tests/lib/common.sh"
+. "$VROCE_SRC/userspace-tests/lib/vroce.sh"
+
+vt_load_vroce
+vt_link_add vroce0 eth0
+ip4=$(vt_eth0_ipv4)
+
+# pingpong NAME ARGS...: server and client of one program; both must succeed.
+pingpong() {
+	local prog=$1 port=$((18000 + RANDOM % 1000)) out
+	shift
+	"$prog" -d vroce0 -g 1 -p "$port" "$@" >"$VROCE_JOB/srv.$$" 2>&1 &
+	local srv=$!
+	# the server listens once it has set up: don't race it on a busy host
+	vt_wait_for "ss -ltn | grep -q ':$port '" 30 ||
+		vt_fail "$prog: server did not start: $(cat "$VROCE_JOB/srv.$$")"
+	if ! out=$(vt_run_timeout 60 "$prog" -d vroce0 -g 1 -p "$port" "$@" \
+		"$ip4" 2>&1); then
+		kill "$srv" 2>/dev/null
+		vt_fail "$prog $*: client: $out / server: $(cat "$VROCE_JOB/srv.$$")"
+	fi
+	wait "$srv" || vt_fail "$prog $*: server: $(cat "$VROCE_JOB/srv.$$")"
+	vt_log "$prog $*: $(grep -m1 'bytes in' <<<"$out")"
+	rm -f "$VROCE_JOB/srv.$$"
+}
+
+pingpong ibv_rc_pingpong -c -n 200
+ip link set eth0 mtu 9000
+pingpong ibv_rc_pingpong -c -n 100 -s 65536 -m 4096
+ip link set eth0 mtu 1500
+pingpong ibv_rc_pingpong -c -n 100 -e
+pingpong ibv_uc_pingpong -c -n 200
+pingpong ibv_ud_pingpong -c -n 200 -s 1024
+pingpong ibv_srq_pingpong -c -n 100 -q 4
+rdma link delete vroce0
+vt_pass "rc, rc 64K/4096, rc events, uc, ud, srq ping-pong with data checks"
