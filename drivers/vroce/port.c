@@ -90,7 +90,7 @@ int vroce_query_device(struct ib_device *ibdev, struct ib_device_attr *attr,
 	attr->max_recv_sge = VROCE_MAX_SGE;
 	attr->max_sge_rd = VROCE_MAX_SGE_RD;
 	attr->max_cq = VROCE_MAX_CQ;
-	attr->max_cqe = VROCE_MAX_CQE - 1;
+	attr->max_cqe = VROCE_MAX_CQE;
 	attr->max_mr = VROCE_MAX_MR;
 	attr->max_mw = VROCE_MAX_MW;
 	attr->max_pd = VROCE_MAX_PD;
