@@ -21,9 +21,14 @@ perf() {
 	shift
 	"$prog" -d vroce0 -x 1 -p "$port" "$@" >"$VROCE_JOB/srv.$$" 2>&1 &
 	local srv=$!
-	# the server listens once it has set up: don't race it on a busy host
-	vt_wait_for "ss -ltn | grep -q ':$port '" 30 ||
-		vt_fail "$prog: server did not start: $(cat "$VROCE_JOB/srv.$$")"
+	# The server listens once it has set up: don't race it on a busy host.
+	# With -R it listens through rdma_cm, which ss cannot see.
+	if [[ " $* " == *" -R "* ]]; then
+		sleep 5
+	else
+		vt_wait_for "ss -ltn | grep -q ':$port '" 30 ||
+			vt_fail "$prog: server did not start: $(cat "$VROCE_JOB/srv.$$")"
+	fi
 	if ! out=$(vt_run_timeout 120 "$prog" -d vroce0 -x 1 -p "$port" "$@" \
 		"$ip4" 2>&1); then
 		kill "$srv" 2>/dev/null
