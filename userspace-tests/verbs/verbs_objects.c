@@ -1233,8 +1233,7 @@ static void test_srq(void)
 	else if (vt_wait_async(D.ctx, IBV_EVENT_SRQ_LIMIT_REACHED, 1000, &ev))
 		vt_ok("srq.limit_event", "SRQ_LIMIT_REACHED when armed above the queued count");
 	else
-		vt_skipf("srq.limit_event",
-			 "no event on arming; it needs receives consumed by traffic (no transport yet)");
+		vt_info("srq.limit_event: no event when armed above the queued count (allowed; srq.limit_event_traffic checks the event)");
 
 	qp = vt_create_qp(&D, pd1, IBV_QPT_RC, cq, cq, srq, 8, 1, 1);
 	if (!qp) {
