@@ -86,6 +86,8 @@ static void vroce_comp_arm(struct vroce_qp *qp, bool progress)
 {
 	struct vroce_req *req = &qp->req;
 
+	if (req->dying)
+		return;
 	if (qp->sq.head == qp->sq.next || !qp->attr.timeout) {
 		del_timer(&req->timer);
 		return;
@@ -198,7 +200,9 @@ static void vroce_comp_nak(struct vroce_qp *qp, u32 index, u8 syndrome,
 		vroce_comp_rewind(qp, index);
 		req->rnr_wait = true;
 		delay = vroce_rnr_usecs[syndrome & VROCE_AETH_CREDIT_MASK];
-		mod_timer(&req->timer, jiffies + usecs_to_jiffies(delay));
+		if (!req->dying)
+			mod_timer(&req->timer,
+				  jiffies + usecs_to_jiffies(delay));
 		return;
 	}
 	if (syndrome == VROCE_NAK_PSN_SEQ_ERR) {

@@ -43,6 +43,8 @@ static void vroce_req_timer(struct timer_list *t)
 	struct vroce_req *req = from_timer(req, t, timer);
 	struct vroce_qp *qp = container_of(req, struct vroce_qp, req);
 
+	if (READ_ONCE(req->dying))
+		return;
 	atomic_set(&req->timer_fired, 1);
 	vroce_qp_schedule(qp);
 }
@@ -63,6 +65,14 @@ void vroce_req_init(struct vroce_qp *qp)
  */
 void vroce_req_cleanup(struct vroce_qp *qp)
 {
+	/*
+	 * The runner re-arms the timer and the timer schedules the runner:
+	 * once dying is set under run_lock neither does, so the timer stays
+	 * dead after this and the caller's cancel of the work is final.
+	 */
+	mutex_lock(&qp->run_lock);
+	WRITE_ONCE(qp->req.dying, true);
+	mutex_unlock(&qp->run_lock);
 	del_timer_sync(&qp->req.timer);
 	skb_queue_purge(&qp->req.rx_q);
 }
@@ -371,7 +381,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 	wqe->state = VROCE_WQE_SENT;
 	if (vroce_req_is_rd_atomic(wr_op))
 		req->rd_atomic++;
-	if (qp->attr.timeout && !timer_pending(&req->timer))
+	if (qp->attr.timeout && !req->dying && !timer_pending(&req->timer))
 		mod_timer(&req->timer, jiffies + vroce_req_timeout(qp));
 	return true;
 }

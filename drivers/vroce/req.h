@@ -33,6 +33,8 @@ enum vroce_wqe_state {
  *	(run_lock)
  * @timer: retransmit timeout, or the RNR delay while @rnr_wait
  * @timer_fired: set by @timer, consumed by the runner
+ * @dying: the QP is being destroyed: nothing arms @timer or kicks the
+ *	runner any more (set under run_lock, read locklessly by @timer)
  * @progress: a response completed something in this run (run_lock)
  * @rx_q: responses from the receive path waiting for the runner (its own
  *	lock)
@@ -45,6 +47,7 @@ struct vroce_req {
 	bool rnr_wait;
 	struct timer_list timer;
 	atomic_t timer_fired;
+	bool dying;
 	bool progress;
 	struct sk_buff_head rx_q;
 };
