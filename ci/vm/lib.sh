@@ -101,7 +101,11 @@ vt_qemu_start() {
 	# shellcheck disable=SC2054 # the commas are QEMU's
 	local args=(
 
-		-machine q35 -accel tcg,thread=multi -cpu max -smp 2 -m "$VT_MEM"
+		# thread=single: live kernel text patching (static keys, int3)
+		# races with multi-threaded TCG and kills guests now and then
+		# ("Oops: int3" in hrtimer or sched_clock code), so one host
+		# thread runs both vCPUs.
+		-machine q35 -accel tcg,thread=single -cpu max -smp 2 -m "$VT_MEM"
 		-nodefaults -display none -no-reboot -monitor none
 		-serial "file:$job/console$sfx.log"
 		-kernel "$kdir/boot/vmlinuz-$abi"
@@ -109,9 +113,7 @@ vt_qemu_start() {
 		# quiet: only warnings and worse reach the (slow, emulated) serial
 		# console; panic=-1 + -no-reboot: a panic ends QEMU at once;
 		# tsc=reliable: under a loaded host the clocksource watchdog
-		# would declare the TSC unstable and flip the sched_clock static
-		# key, and live kernel text patching races with multi-threaded
-		# TCG (seen as "Oops: int3" in sched_clock_cpu);
+		# would declare the TSC unstable and flip a static key;
 		# printk.devkmsg=on: the runner's log markers are never rate-limited;
 		# log_buf_len: room for a scenario's whole kernel log;
 		# mitigations=off: the page-table isolation is costly under TCG.

@@ -107,7 +107,7 @@ static int vroce_register(const char *name, struct net_device *ndev)
 	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
 				  BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 
-	/* The first ops set win: implemented verbs before placeholders. */
+	/* Each object file contributes its verbs (the first set of an op wins). */
 	ib_set_device_ops(ibdev, &vroce_dev_ops);
 	ib_set_device_ops(ibdev, &vroce_ah_ops);
 	ib_set_device_ops(ibdev, &vroce_counters_ops);
@@ -115,7 +115,6 @@ static int vroce_register(const char *name, struct net_device *ndev)
 	ib_set_device_ops(ibdev, &vroce_mr_ops);
 	ib_set_device_ops(ibdev, &vroce_qp_ops);
 	ib_set_device_ops(ibdev, &vroce_srq_ops);
-	ib_set_device_ops(ibdev, &vroce_unsupported_ops);
 
 	xa_init_flags(&vdev->qps, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&vdev->mem_keys, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);

@@ -212,6 +212,5 @@ int vroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
 int vroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
 int vroce_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata);
 void vroce_dealloc_ucontext(struct ib_ucontext *ibuc);
-extern const struct ib_device_ops vroce_unsupported_ops;
 
 #endif /* VROCE_H */
