@@ -4,7 +4,7 @@
 #
 # perftest over one vroce device (server and client on it): every RC
 # operation, bandwidth and latency, over a range of sizes, plus UC and UD
-# where perftest supports them and the rdma_cm variants (-R).
+# where perftest supports them.
 # Not yet: perftest's -a sweep goes on to 8 MiB, beyond what this suite
 # waits for under emulation; sizes 2 B..1 MiB are run one by one.  The
 # rdma_cm variants (-R) fail now and then with "RDMA CM event error" and
