@@ -137,36 +137,10 @@ static void vroce_comp_done(struct vroce_qp *qp, struct rxe_send_wqe *wqe,
 static int vroce_comp_scatter(struct vroce_qp *qp, struct rxe_send_wqe *wqe,
 			      u32 offset, const void *data, u32 len)
 {
-	u32 i;
-
 	if ((u64)offset + len > wqe->dma.length)
 		return -EINVAL;
-	for (i = 0; i < wqe->dma.num_sge && len; i++) {
-		struct rxe_sge *sge = &wqe->dma.sge[i];
-		struct vroce_mr *mr;
-		u32 n;
-		int err;
-
-		if (offset >= sge->length) {
-			offset -= sge->length;
-			continue;
-		}
-		n = min(len, sge->length - offset);
-		mr = vroce_mr_lookup_lkey(qp->vdev, qp->ibqp.pd, sge->lkey,
-					  sge->addr + offset, n,
-					  IB_ACCESS_LOCAL_WRITE);
-		if (IS_ERR(mr))
-			return PTR_ERR(mr);
-		err = vroce_mr_copy(mr, sge->addr + offset, (void *)data, n,
-				    true);
-		vroce_mr_put(mr);
-		if (err)
-			return err;
-		data += n;
-		len -= n;
-		offset = 0;
-	}
-	return len ? -EINVAL : 0;
+	return vroce_sge_copy(qp->vdev, qp->ibqp.pd, wqe->dma.sge,
+			      wqe->dma.num_sge, offset, (void *)data, len, true);
 }
 
 static enum ib_wc_status vroce_comp_nak_status(u8 syndrome)

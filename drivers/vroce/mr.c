@@ -1100,3 +1100,48 @@ const struct ib_device_ops vroce_mr_ops = {
 	.reg_user_mr = vroce_reg_user_mr,
 	.rereg_user_mr = vroce_rereg_user_mr,
 };
+
+/**
+ * vroce_sge_copy() - copy between a kernel buffer and an SGE list
+ * @vdev: the device
+ * @pd: the PD every lkey must belong to
+ * @sge: the list (a checked kernel copy)
+ * @num_sge: entries in @sge
+ * @offset: byte offset into the list where the copy starts
+ * @buf: kernel buffer
+ * @len: bytes to copy
+ * @to_mr: true to write into the SGEs (needs local write), false to read
+ *
+ * Return: 0, a lookup or copy error, or -EINVAL when the list ends first.
+ */
+int vroce_sge_copy(struct vroce_dev *vdev, struct ib_pd *pd,
+		   const struct rxe_sge *sge, u32 num_sge, u32 offset,
+		   void *buf, u32 len, bool to_mr)
+{
+	int access = to_mr ? IB_ACCESS_LOCAL_WRITE : 0;
+	u32 i;
+
+	for (i = 0; i < num_sge && len; i++, sge++) {
+		struct vroce_mr *mr;
+		u32 n;
+		int err;
+
+		if (offset >= sge->length) {
+			offset -= sge->length;
+			continue;
+		}
+		n = min(len, sge->length - offset);
+		mr = vroce_mr_lookup_lkey(vdev, pd, sge->lkey,
+					  sge->addr + offset, n, access);
+		if (IS_ERR(mr))
+			return PTR_ERR(mr);
+		err = vroce_mr_copy(mr, sge->addr + offset, buf, n, to_mr);
+		vroce_mr_put(mr);
+		if (err)
+			return err;
+		buf += n;
+		len -= n;
+		offset = 0;
+	}
+	return len ? -EINVAL : 0;
+}

@@ -209,6 +209,11 @@ void vroce_mr_put(struct vroce_mr *mr);
 int vroce_mr_copy(struct vroce_mr *mr, u64 iova, void *buf, u64 len,
 		  bool to_mr);
 
+struct rxe_sge;
+int vroce_sge_copy(struct vroce_dev *vdev, struct ib_pd *pd,
+		   const struct rxe_sge *sge, u32 num_sge, u32 offset,
+		   void *buf, u32 len, bool to_mr);
+
 /*
  * Send-queue memory operations, executed in order by the QP's send path.
  * Return 0, or -EINVAL / -EACCES for a bad key or rights; the caller turns

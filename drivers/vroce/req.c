@@ -109,38 +109,14 @@ static int vroce_req_qp_av(struct vroce_qp *qp, struct vroce_av *av)
 static int vroce_req_gather(struct vroce_qp *qp, struct rxe_send_wqe *wqe,
 			    u32 offset, void *dst, u32 len)
 {
-	u32 i;
-
 	if (wqe->wr.send_flags & IB_SEND_INLINE) {
 		if ((u64)offset + len > wqe->dma.length)
 			return -EINVAL;
 		memcpy(dst, wqe->dma.inline_data + offset, len);
 		return 0;
 	}
-	for (i = 0; i < wqe->dma.num_sge && len; i++) {
-		struct rxe_sge *sge = &wqe->dma.sge[i];
-		struct vroce_mr *mr;
-		u32 n;
-		int err;
-
-		if (offset >= sge->length) {
-			offset -= sge->length;
-			continue;
-		}
-		n = min(len, sge->length - offset);
-		mr = vroce_mr_lookup_lkey(qp->vdev, qp->ibqp.pd, sge->lkey,
-					  sge->addr + offset, n, 0);
-		if (IS_ERR(mr))
-			return PTR_ERR(mr);
-		err = vroce_mr_copy(mr, sge->addr + offset, dst, n, false);
-		vroce_mr_put(mr);
-		if (err)
-			return err;
-		dst += n;
-		len -= n;
-		offset = 0;
-	}
-	return len ? -EINVAL : 0;
+	return vroce_sge_copy(qp->vdev, qp->ibqp.pd, wqe->dma.sge,
+			      wqe->dma.num_sge, offset, dst, len, false);
 }
 
 /* BTH opcode of packet @i of @n of a WQE, or -1 if the QP cannot send it. */
