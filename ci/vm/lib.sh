@@ -68,7 +68,9 @@ vt_new_job() {
 }
 
 # vt_write_env JOBDIR ABI KIND [VAR=VALUE...]: the job description stage2
-# sources.  Values are shell-quoted.
+# sources.  Values are shell-quoted.  VROCE_BUILDDIR (default build/ in the
+# repository) says where the module under test was built; the guest sees
+# the host's files, except under /tmp.
 vt_write_env() {
 	local job=$1 abi=$2 kind=$3 kv
 	shift 3
@@ -77,7 +79,7 @@ vt_write_env() {
 		printf 'VROCE_SRC=%q\n' "$VT_REPO"
 		printf 'VROCE_ABI=%q\n' "$abi"
 		printf 'VROCE_KERNEL=%q\n' "$(vt_series "$abi")"
-		printf 'VROCE_KO=%q\n' "$VT_REPO/build/$abi/vroce.ko"
+		printf 'VROCE_KO=%q\n' "${VROCE_BUILDDIR:-$VT_REPO/build}/$abi/vroce.ko"
 		for kv in "$@"; do
 			printf '%s=%q\n' "${kv%%=*}" "${kv#*=}"
 		done
