@@ -8,6 +8,8 @@
 #   make install         install into /lib/modules/<release>/extra
 #   make demo            set up, boot a VM, create vroce0, run verbs tools
 #   make check           set up and run every test scenario on 6.1 and 6.12
+#   make check-debug     build the debug kernel (KUnit, KASAN, lockdep...;
+#                        ci/debug-kernel.sh) and run every scenario on it
 #   make lint            checkpatch --strict on the module sources
 #
 # KDIR defaults to the running kernel's build tree when it exists, else the
@@ -31,7 +33,8 @@ BUILD = $(BUILDDIR)/$(KREL)
 
 MODULE_SRCS := Kbuild $(wildcard drivers/vroce/*.[ch] drivers/vroce/probes/*)
 
-.PHONY: all modules modules-all install clean demo check lint setup bench
+.PHONY: all modules modules-all install clean demo check check-debug lint \
+	setup bench
 
 all: modules
 
@@ -39,7 +42,7 @@ modules:
 	@test -n "$(KDIR)" -a -f "$(KDIR)/Makefile" || \
 		{ echo "no kernel tree: run ci/setup.sh or pass KDIR=" >&2; exit 1; }
 	@mkdir -p $(BUILD)
-	@rsync -a --delete --exclude tests/ $(SRC)/Kbuild $(SRC)/drivers $(SRC)/uapi $(BUILD)/
+	@rsync -a --delete $(SRC)/Kbuild $(SRC)/drivers $(SRC)/uapi $(BUILD)/
 	@mkdir -p $(BUILD)/generated
 	@$(SRC)/drivers/vroce/probes/run-probes.sh $(KDIR) \
 		$(SRC)/drivers/vroce/probes $(BUILD)/generated/compat-generated.h
@@ -69,6 +72,17 @@ check: setup
 	$(MAKE) --no-print-directory modules-all
 	$(MAKE) --no-print-directory -C $(SRC)/userspace-tests tests
 	$(SRC)/ci/run-tests.sh
+
+# Not part of check: the first build of the debug kernel takes long.  The
+# module and vroce_ktest.ko are built against its tree, vroce_test.ko (the
+# KUnit suites) with them.
+check-debug: setup
+	$(SRC)/ci/debug-kernel.sh
+	$(MAKE) --no-print-directory modules \
+		KDIR=$$($(SRC)/ci/debug-kernel.sh --print-kdir)
+	$(MAKE) --no-print-directory -C $(SRC)/userspace-tests verbs kmod \
+		KDIRS=$$($(SRC)/ci/debug-kernel.sh --print-kdir)
+	$(SRC)/ci/run-tests.sh --kernels debug
 
 lint:
 	$(SRC)/ci/lint.sh

@@ -19,7 +19,8 @@ usage() {
 	cat <<'EOT'
 Usage: ci/run-tests.sh [--kernels "6.1 6.12"] [--filter REGEX]
 
-  --kernels LIST  kernels to test: 6.1, 6.12 or cached releases (default both)
+  --kernels LIST  kernels to test: 6.1, 6.12, debug (ci/debug-kernel.sh) or
+                  cached releases (default 6.1 6.12)
   --filter REGEX  only scenarios whose name (NN-name) matches REGEX (grep -E)
   -h, --help      this text
 

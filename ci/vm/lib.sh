@@ -20,8 +20,9 @@ vt_die() {
 	exit 2
 }
 
-# vt_resolve_abi SPEC: print the kernel release for 6.1, 6.12 or a release
-# name that is cached under $VT_CACHE/kernels.
+# vt_resolve_abi SPEC: print the kernel release for 6.1, 6.12, debug (the
+# kernel ci/debug-kernel.sh built) or a release name that is cached under
+# $VT_CACHE/kernels.
 vt_resolve_abi() {
 	local abi=
 	if [ -f "$VT_CACHE/kernels.env" ]; then
@@ -29,6 +30,10 @@ vt_resolve_abi() {
 		6.1) abi=$(sed -n 's/^VROCE_K61=//p' "$VT_CACHE/kernels.env") ;;
 		6.12) abi=$(sed -n 's/^VROCE_K612=//p' "$VT_CACHE/kernels.env") ;;
 		esac
+	fi
+	if [ "$1" = debug ]; then
+		abi=$(sed -n 's/^VROCE_KDEBUG=//p' "$VT_CACHE/debug-kernel.env" 2>/dev/null)
+		[ -n "$abi" ] || vt_die "no debug kernel: run ci/debug-kernel.sh"
 	fi
 	[ -n "$abi" ] || abi=$1
 	[ -f "$VT_CACHE/kernels/$abi/root/boot/vmlinuz-$abi" ] ||
