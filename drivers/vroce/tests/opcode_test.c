@@ -35,8 +35,8 @@ static void invalid_opcodes_empty(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, vroce_opcode_ext_offset(opc, e),
 					-1);
 	}
-	/* 24 RC, 12 UC, 2 UD opcodes and the CNP. */
-	KUNIT_EXPECT_EQ(test, n, 256U - 24 - 12 - 2 - 1);
+	/* 25 RC, 12 UC, 2 UD opcodes and the CNP. */
+	KUNIT_EXPECT_EQ(test, n, 256U - 25 - 12 - 2 - 1);
 }
 
 /* The header length is the BTH plus the extension headers present. */
