@@ -96,23 +96,54 @@ static void vroce_comp_arm(struct vroce_qp *qp, bool progress)
 		mod_timer(&req->timer, jiffies + vroce_req_timeout(qp));
 }
 
-/* Send again from WQE @index: every WQE from it on goes back to pending. */
-static void vroce_comp_rewind(struct vroce_qp *qp, u32 index)
+/*
+ * Send again from WQE @index: every WQE from it on goes back to pending.
+ * The first one resumes at @psn, the PSN the responder expects (a NAK's),
+ * or, for a READ, at its first response not received: what came before
+ * arrived and is not sent again.  Pass its first_psn to send it whole.
+ * WQE @index must not be done: a done WQE is never sent again.
+ */
+static void vroce_comp_rewind(struct vroce_qp *qp, u32 index, u32 psn)
 {
+	struct rxe_send_wqe *wqe = vroce_comp_wqe(qp, index);
+	u32 mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
 	struct vroce_sq *sq = &qp->sq;
 	struct vroce_req *req = &qp->req;
+	s32 resume;
 	u32 i;
 
+	if (wqe->wr.opcode == IB_WR_RDMA_READ)
+		resume = wqe->ack_length / mtu;
+	else if (vroce_comp_is_rd_atomic(wqe->wr.opcode))
+		resume = 0;
+	else
+		resume = clamp_t(s32, vroce_psn_diff(psn, wqe->first_psn), 0,
+				 vroce_psn_diff(wqe->last_psn,
+						wqe->first_psn));
 	for (i = index; i != sq->next; i++) {
-		struct rxe_send_wqe *wqe = vroce_comp_wqe(qp, i);
+		struct rxe_send_wqe *w = vroce_comp_wqe(qp, i);
 
-		if (wqe->state == VROCE_WQE_SENT &&
-		    vroce_comp_is_rd_atomic(wqe->wr.opcode))
+		if (w->state == VROCE_WQE_SENT &&
+		    vroce_comp_is_rd_atomic(w->wr.opcode))
 			req->rd_atomic--;
-		wqe->state = VROCE_WQE_PENDING;
+		w->state = VROCE_WQE_PENDING;
+		vroce_sq_slot(sq, i)->resume = i == index ? resume : 0;
 	}
-	req->psn = vroce_comp_wqe(qp, index)->first_psn;
+	req->psn = vroce_psn_add(wqe->first_psn, resume);
 	sq->next = index;
+}
+
+/*
+ * A response shows that the responses of the READ or atomic at @index
+ * were lost: ask again now rather than at the timeout, but once per loss.
+ */
+static void vroce_comp_gap(struct vroce_qp *qp, u32 index)
+{
+	if (qp->req.gap_retry)
+		return;
+	qp->req.gap_retry = true;
+	vroce_counter_inc(qp->vdev, VROCE_CNT_IMPLIED_NAK_SEQ_ERR);
+	vroce_comp_rewind(qp, index, vroce_comp_wqe(qp, index)->first_psn);
 }
 
 /* A progress-making response: the retry budget starts again. */
@@ -121,6 +152,7 @@ static void vroce_comp_progress(struct vroce_qp *qp)
 	qp->req.retry_left = qp->attr.retry_cnt;
 	qp->req.rnr_left = qp->attr.rnr_retry;
 	qp->req.progress = true;
+	qp->req.gap_retry = false;
 }
 
 static void vroce_comp_done(struct vroce_qp *qp, struct rxe_send_wqe *wqe,
@@ -171,7 +203,7 @@ static void vroce_comp_nak(struct vroce_qp *qp, u32 index, u8 syndrome,
 		}
 		if (req->rnr_left != 7)
 			req->rnr_left--;
-		vroce_comp_rewind(qp, index);
+		vroce_comp_rewind(qp, index, psn);
 		req->rnr_wait = true;
 		delay = vroce_rnr_usecs[syndrome & VROCE_AETH_CREDIT_MASK];
 		if (!req->dying)
@@ -182,7 +214,7 @@ static void vroce_comp_nak(struct vroce_qp *qp, u32 index, u8 syndrome,
 	if (syndrome == VROCE_NAK_PSN_SEQ_ERR) {
 		vroce_counter_inc(qp->vdev, VROCE_CNT_PACKET_SEQ_ERR);
 		/* Everything before @psn arrived: send again from there. */
-		vroce_comp_rewind(qp, index);
+		vroce_comp_rewind(qp, index, psn);
 		return;
 	}
 	vroce_comp_done(qp, wqe, vroce_comp_nak_status(syndrome));
@@ -224,7 +256,7 @@ static void vroce_comp_pkt(struct vroce_qp *qp, struct sk_buff *skb)
 			 * responses were lost: ask again.
 			 */
 			if (rd) {
-				vroce_comp_rewind(qp, i);
+				vroce_comp_gap(qp, i);
 				return;
 			}
 			vroce_comp_done(qp, wqe, IB_WC_SUCCESS);
@@ -262,9 +294,12 @@ static void vroce_comp_pkt(struct vroce_qp *qp, struct sk_buff *skb)
 		    wqe->wr.opcode == IB_WR_RDMA_READ) {
 			u32 offset = before * mtu;
 
-			/* In order only: a gap is recovered by the timeout. */
-			if (offset != wqe->ack_length)
+			/* In order only: ask again from the first missing. */
+			if (offset != wqe->ack_length) {
+				if (offset > wqe->ack_length)
+					vroce_comp_gap(qp, i);
 				return;
+			}
 			if (vroce_comp_scatter(qp, wqe, offset,
 					       (u8 *)bth + cb->hdr_len,
 					       cb->paylen)) {
@@ -288,20 +323,30 @@ static void vroce_comp_timeout(struct vroce_qp *qp)
 {
 	struct vroce_req *req = &qp->req;
 	struct vroce_sq *sq = &qp->sq;
+	struct rxe_send_wqe *wqe;
+	u32 i;
 
 	if (req->rnr_wait) {
 		req->rnr_wait = false;
 		return;
 	}
-	if (sq->head == sq->next)
+	/*
+	 * The oldest WQE still waiting: ones done by the responses just
+	 * processed are not completed yet, and must not be sent again.
+	 */
+	for (i = sq->head; i != sq->next; i++)
+		if (vroce_comp_wqe(qp, i)->state != VROCE_WQE_DONE)
+			break;
+	if (i == sq->next)
 		return;
+	wqe = vroce_comp_wqe(qp, i);
 	if (req->retry_left-- <= 0) {
-		vroce_comp_done(qp, vroce_comp_wqe(qp, sq->head),
-				IB_WC_RETRY_EXC_ERR);
+		vroce_comp_done(qp, wqe, IB_WC_RETRY_EXC_ERR);
 		return;
 	}
 	vroce_counter_inc(qp->vdev, VROCE_CNT_LOCAL_ACK_TIMEOUT_ERR);
-	vroce_comp_rewind(qp, sq->head);
+	req->gap_retry = false;
+	vroce_comp_rewind(qp, i, wqe->first_psn);
 }
 
 /**

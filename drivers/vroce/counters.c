@@ -30,6 +30,7 @@ static const struct rdma_stat_desc vroce_counter_descs[VROCE_CNT_COUNT] = {
 	[VROCE_CNT_LOCAL_ACK_TIMEOUT_ERR].name = "local_ack_timeout_err",
 	[VROCE_CNT_PACKET_SEQ_ERR].name = "packet_seq_err",
 	[VROCE_CNT_RNR_NAK_RECEIVED].name = "rnr_nak_received",
+	[VROCE_CNT_IMPLIED_NAK_SEQ_ERR].name = "implied_nak_seq_err",
 };
 
 /**

@@ -31,6 +31,7 @@ enum vroce_counter {
 	VROCE_CNT_LOCAL_ACK_TIMEOUT_ERR, /* retransmit timer expiries */
 	VROCE_CNT_PACKET_SEQ_ERR,	/* PSN sequence error NAKs received */
 	VROCE_CNT_RNR_NAK_RECEIVED,	/* RNR NAKs received */
+	VROCE_CNT_IMPLIED_NAK_SEQ_ERR,	/* READ responses found lost */
 	VROCE_CNT_COUNT,
 };
 

@@ -40,6 +40,9 @@ struct vroce_dev;
  *	wr.wr.ud.ah_num (looked up and PD-checked when used)
  * @status: IB_WC_SUCCESS, or the error the WQE completes with when the
  *	send path reaches it (set by the checks of a user WQE)
+ * @resume: packet of the WQE its next (re)transmission starts at: 0, or
+ *	where the peer asked to go on from (a NAK's PSN, the first READ
+ *	response not yet received); set by the runner
  *
  * The struct rxe_send_wqe follows (vroce_sq_wqe()), then up to
  * max(max_sge SGEs, max_inline bytes).  Entries between head and tail are
@@ -48,6 +51,7 @@ struct vroce_dev;
 struct vroce_sq_slot {
 	struct vroce_ah *ah;
 	enum ib_wc_status status;
+	u32 resume;
 };
 
 /* Offset of the WQE in a private slot. */

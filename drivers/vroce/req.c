@@ -94,6 +94,7 @@ void vroce_req_reset(struct vroce_qp *qp, u32 sq_psn)
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;
 	req->rnr_wait = false;
+	req->gap_retry = false;
 }
 
 /* The address packets of @qp (RC, UC) go to. */
@@ -174,9 +175,12 @@ static int vroce_req_opcode(struct vroce_qp *qp, u32 wr_op, u32 i, u32 n)
 	}
 }
 
-/* Fill the extension headers of a request packet. */
+/*
+ * Fill the extension headers of a request packet.  @skip: bytes of a READ
+ * already received, which its request asks for no more.
+ */
 static void vroce_req_ext(struct vroce_qp *qp, struct rxe_send_wqe *wqe,
-			  u8 op, void *bth)
+			  u8 op, void *bth, u32 skip)
 {
 	u32 wr_op = wqe->wr.opcode;
 	int off;
@@ -185,9 +189,9 @@ static void vroce_req_ext(struct vroce_qp *qp, struct rxe_send_wqe *wqe,
 	if (off > 0) {
 		struct vroce_reth *reth = bth + off;
 
-		reth->va = cpu_to_be64(wqe->wr.wr.rdma.remote_addr);
+		reth->va = cpu_to_be64(wqe->wr.wr.rdma.remote_addr + skip);
 		reth->rkey = cpu_to_be32(wqe->wr.wr.rdma.rkey);
-		reth->len = cpu_to_be32(wqe->dma.length);
+		reth->len = cpu_to_be32(wqe->dma.length - skip);
 	}
 	off = vroce_opcode_ext_offset(op, VROCE_EXT_ATMETH);
 	if (off > 0) {
@@ -257,6 +261,10 @@ static int vroce_req_ud_av(struct vroce_qp *qp, struct vroce_sq_slot *slot,
  * @qp: the QP (run_lock held)
  * @index: free-running index of the WQE in the private send ring
  *
+ * A WQE sent again starts at its slot's resume packet, with the PSNs it
+ * had: the packets before it arrived.  For a READ that is the first
+ * response not received, and the one request asks for the rest.
+ *
  * Return: true when the WQE went out (or failed and is marked for an
  * error completion), false when it must wait: an RNR delay, the READ/
  * atomic limit, a fence, or the window of unacknowledged packets.
@@ -268,7 +276,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 	struct rxe_send_wqe *wqe = vroce_sq_wqe(slot);
 	bool rc = qp->ibqp.qp_type == IB_QPT_RC;
 	bool ud = !rc && qp->ibqp.qp_type != IB_QPT_UC;
-	u32 wr_op = wqe->wr.opcode, mtu, npkts, nsend, i, dqpn;
+	u32 wr_op = wqe->wr.opcode, mtu, npkts, nsend, i, dqpn, start, skip;
 	u32 max_rd = max_t(u32, qp->attr.max_rd_atomic, 1);
 	struct vroce_av av;
 	u32 entropy;
@@ -314,11 +322,15 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 		npkts = 1;
 
 	wqe->status = IB_WC_SUCCESS;
-	wqe->first_psn = req->psn;
-	wqe->last_psn = vroce_psn_add(req->psn, npkts - 1);
-	wqe->ack_length = 0;
+	start = rc ? min(slot->resume, npkts - 1) : 0;
+	if (!start) {
+		wqe->first_psn = req->psn;
+		wqe->last_psn = vroce_psn_add(req->psn, npkts - 1);
+		wqe->ack_length = 0;
+	}
+	skip = wr_op == IB_WR_RDMA_READ ? start * mtu : 0;
 
-	for (i = 0; i < nsend; i++) {
+	for (i = nsend == 1 ? 0 : start; i < nsend; i++) {
 		u32 off = i * mtu;
 		u32 len = vroce_req_is_rd_atomic(wr_op) ? 0 :
 			  min(wqe->dma.length - off, mtu);
@@ -336,8 +348,9 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 		vroce_bth_set(bth, op,
 			      last && (wqe->wr.send_flags & IB_SEND_SOLICITED),
 			      pad, IB_DEFAULT_PKEY_FULL, dqpn, rc && last,
-			      vroce_psn_add(req->psn, i));
-		vroce_req_ext(qp, wqe, op, bth);
+			      vroce_psn_add(wqe->first_psn,
+					    nsend == 1 ? start : i));
+		vroce_req_ext(qp, wqe, op, bth, skip);
 		if (len && vroce_req_gather(qp, wqe, off, (u8 *)bth + hdr,
 					    len)) {
 			kfree_skb(skb);
@@ -347,7 +360,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 		}
 		vroce_pkt_send(qp->vdev, &av, skb, entropy);
 	}
-	req->psn = vroce_psn_add(req->psn, npkts);
+	req->psn = vroce_psn_add(wqe->last_psn, 1);
 
 	if (!rc) {
 		/* UC and UD are unreliable: sent is done. */

@@ -36,6 +36,9 @@ enum vroce_wqe_state {
  * @dying: the QP is being destroyed: nothing arms @timer or kicks the
  *	runner any more (set under run_lock, read locklessly by @timer)
  * @progress: a response completed something in this run (run_lock)
+ * @gap_retry: a lost READ response was asked for again without waiting
+ *	for the timeout; until that brings progress, later signs of the same
+ *	loss are ignored, or each stale response would send again (run_lock)
  * @rx_q: responses from the receive path waiting for the runner (its own
  *	lock)
  */
@@ -49,6 +52,7 @@ struct vroce_req {
 	atomic_t timer_fired;
 	bool dying;
 	bool progress;
+	bool gap_retry;
 	struct sk_buff_head rx_q;
 };
 

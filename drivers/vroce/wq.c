@@ -560,6 +560,7 @@ static void vroce_sq_intake(struct vroce_qp *qp, bool check)
 					      len))
 			break;
 		slot->ah = NULL;
+		slot->resume = 0;
 		slot->status = check ? vroce_sq_check_user(qp,
 							   vroce_sq_wqe(slot)) :
 				       IB_WC_SUCCESS;
@@ -873,6 +874,7 @@ static int vroce_post_one_send(struct vroce_qp *qp, const struct ib_send_wr *wr)
 	slot = vroce_sq_slot(sq, sq->tail);
 	wqe = vroce_sq_wqe(slot);
 	slot->ah = ah;
+	slot->resume = 0;
 	slot->status = IB_WC_SUCCESS;
 	memset(wqe, 0, sizeof(*wqe));
 	wqe->wr.wr_id = wr->wr_id;

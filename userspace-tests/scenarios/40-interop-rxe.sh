@@ -6,12 +6,11 @@
 #
 # Interoperability with another RoCEv2 implementation: VM a runs vroce, VM b
 # the stock rdma_rxe, joined by a wire.  ibv_rc_pingpong with data checks
-# and perftest WRITE and atomics, each side in turn as server.  Not yet
-# here: ib_send_bw with vroce as server fails now and then with a remote
-# invalid request, and ib_read_bw with vroce reading from rxe 6.1 ends in
-# a retransmission storm, both on the lossy emulated wire; they pass when
-# the wire does not drop.  The
-# post-check dissects the wire capture (40-interop-rxe.post.sh).
+# and the perftest set (SEND, WRITE, READ bandwidth and latency, atomics),
+# each side in turn as server.  The emulated wire drops packets when a VM
+# falls behind, so this also exercises recovery against another
+# implementation.  The post-check dissects the wire capture
+# (40-interop-rxe.post.sh).
 . "$VROCE_SRC/userspace-tests/lib/common.sh"
 . "$VROCE_SRC/userspace-tests/lib/vroce.sh"
 
@@ -27,6 +26,12 @@ vt_barrier up || vt_fail "peer did not come up"
 # run_pair NAME PORT CMD...: role a serves first, then role b; the client
 # waits for the server's port to open.
 step=0
+# why OUT: a failed program's error lines (perftest's stdout is buffered and
+# comes after them), else its last lines
+why() {
+	grep -iE "error|fail|couldn't|unable|wrong" <<<"$1" | tail -5 ||
+		tail -3 <<<"$1"
+}
 run_pair() {
 	local name=$1 port=$2 out server rc try
 	shift 2
@@ -35,7 +40,7 @@ run_pair() {
 		if [ "$VROCE_ROLE" = "$server" ]; then
 			vt_barrier "s$step" || vt_fail "$name: peer lost"
 			out=$(vt_run_timeout 120 "$@" -p "$port" 2>&1) ||
-				vt_fail "$name server ($server): $(tail -3 <<<"$out")"
+				vt_fail "$name server ($server): $(why "$out")"
 		else
 			vt_barrier "s$step" || vt_fail "$name: peer lost"
 			# the server on the other VM may not listen yet
@@ -49,7 +54,7 @@ run_pair() {
 					<<<"$out" || break
 			done
 			[ "$rc" -eq 0 ] ||
-				vt_fail "$name client (server $server, try $try): $(tail -3 <<<"$out")"
+				vt_fail "$name client (server $server, try $try): $(why "$out")"
 		fi
 		vt_log "$name (server $server): $(tail -2 <<<"$out" | head -1)"
 		port=$((port + 1))
@@ -57,7 +62,13 @@ run_pair() {
 }
 
 run_pair rc_pingpong 18515 ibv_rc_pingpong -d dev0 -g 1 -c -n 100
-run_pair ib_write_bw 18700 ib_write_bw -d dev0 -x 1 -s 65536 -n 100
-run_pair ib_atomic_lat 18900 ib_atomic_lat -d dev0 -x 1 -n 100
+port=18600
+for op in send write read; do
+	run_pair "ib_${op}_bw" $port "ib_${op}_bw" -d dev0 -x 1 -s 65536 -n 100
+	run_pair "ib_${op}_lat" $((port + 2)) "ib_${op}_lat" -d dev0 -x 1 -s 64 -n 100
+	port=$((port + 10))
+done
+run_pair ib_atomic_bw 18900 ib_atomic_bw -d dev0 -x 1 -n 100
+run_pair ib_atomic_lat 18910 ib_atomic_lat -d dev0 -x 1 -n 100
 vt_barrier done || true
 vt_pass "$(rdma statistic show link dev0/1 | cut -c1-120)"
