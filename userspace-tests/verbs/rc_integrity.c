@@ -945,20 +945,41 @@ static int drain(void)
 	return total;
 }
 
-/* Nothing to do: sleep on the completion channel (at most @ms). */
+/*
+ * Nothing to do: sleep on the completion channel (at most @ms).  The TCP
+ * connection is silent meanwhile, so anything on it means the peer is
+ * gone (it failed: its own log says why).
+ */
 static void idle(int ms)
 {
-	struct pollfd pf = { .fd = chan->fd, .events = POLLIN };
+	struct pollfd pf[2] = { { .fd = chan->fd, .events = POLLIN },
+				{ .fd = sock, .events = POLLIN } };
+	static bool peer_spoke;
+	bool watch = !cut_phase && !peer_spoke;
 	struct ibv_cq *cq;
 	void *ctx;
+	ssize_t n;
+	char b;
 
 	if (ibv_req_notify_cq(scq, 0) || ibv_req_notify_cq(rcq, 0))
 		die("ibv_req_notify_cq: %s", vt_errname(errno));
 	if (drain())
 		return;
-	poll(&pf, 1, ms);
+	poll(pf, watch ? 2 : 1, ms);
 	while (ibv_get_cq_event(chan, &cq, &ctx) == 0)
 		ibv_ack_cq_events(cq, 1);
+	if (!watch || !(pf[1].revents & (POLLIN | POLLHUP | POLLERR)))
+		return;
+	n = recv(sock, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+	if (n > 0) {
+		/* its next sync message: it is done, not gone */
+		peer_spoke = true;
+		return;
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	dump_state("the peer closed the TCP connection");
+	die("the peer is gone (see its log for why)");
 }
 
 static void check_stall(const char *phase)
