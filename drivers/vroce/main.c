@@ -20,6 +20,7 @@ static void vroce_dealloc_driver(struct ib_device *ibdev)
 	struct vroce_dev *vdev = to_vroce_dev(ibdev);
 
 	vroce_loop_cleanup(vdev);
+	vroce_mcast_cleanup(vdev);
 	vroce_parent_del(vdev);
 	xa_destroy(&vdev->qps);
 	xa_destroy(&vdev->mem_keys);
@@ -111,6 +112,7 @@ static int vroce_register(const char *name, struct net_device *ndev)
 	ib_set_device_ops(ibdev, &vroce_dev_ops);
 	ib_set_device_ops(ibdev, &vroce_ah_ops);
 	ib_set_device_ops(ibdev, &vroce_counters_ops);
+	ib_set_device_ops(ibdev, &vroce_mcast_ops);
 	ib_set_device_ops(ibdev, &vroce_cq_ops);
 	ib_set_device_ops(ibdev, &vroce_mr_ops);
 	ib_set_device_ops(ibdev, &vroce_qp_ops);
@@ -123,6 +125,7 @@ static int vroce_register(const char *name, struct net_device *ndev)
 
 	vroce_port_init(vdev);
 	vroce_loop_init(vdev);
+	vroce_mcast_init(vdev);
 	err = vroce_counters_init(vdev);
 	if (err)
 		goto free_dev;

@@ -132,7 +132,10 @@ static void vroce_rcv(struct vroce_dev *vdev, struct sk_buff *skb)
 	pkt.sport = udph->source;
 	vroce_counter_inc(vdev, VROCE_CNT_RX_PACKETS);
 
-	if (pkt.flags & VROCE_F_REQ)
+	if (unlikely(pkt.qpn == VROCE_MCAST_QPN ||
+		     vroce_mcast_addr(&pkt.daddr)))
+		vroce_mcast_rcv(&pkt);
+	else if (pkt.flags & VROCE_F_REQ)
 		vroce_resp_rcv(&pkt);
 	else if (pkt.flags & VROCE_F_RESP)
 		vroce_comp_rcv(&pkt);
@@ -152,6 +155,16 @@ static int vroce_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 {
 	struct vroce_netns *vn = vroce_netns(sock_net(sk));
 	struct vroce_dev *vdev;
+
+	/*
+	 * For a multicast packet, UDP's early demux keeps the input route
+	 * (whose device is the namespace's loopback) in the one socket bound
+	 * to the port, until the socket closes.  Ours close after the
+	 * namespace's devices are gone, and that waits for this route: the
+	 * namespace would never die.  Keep no route.
+	 */
+	if (unlikely(rcu_access_pointer(sk->sk_rx_dst)))
+		dst_release(unrcu_pointer(xchg(&sk->sk_rx_dst, NULL)));
 
 	vdev = vroce_dev_of_netdev(skb->dev);
 	if (!vdev) {
@@ -215,6 +228,29 @@ void vroce_loop_cleanup(struct vroce_dev *vdev)
 {
 	cancel_work_sync(&vdev->loop_work);
 	skb_queue_purge(&vdev->loop_q);
+}
+
+/*
+ * Multicast loopback, as a NIC does it: QPs of the sending device attached
+ * to the group get one copy through the loopback queue.  The IP stack
+ * loops nothing back (our sockets have IP_MULTICAST_LOOP off), so each
+ * member sees the packet exactly once.
+ */
+static void vroce_mcast_loop(struct vroce_dev *vdev, const struct vroce_av *av,
+			     struct sk_buff *skb)
+{
+	struct sk_buff *copy;
+
+	if (!vroce_mcast_has_members(vdev, &av->daddr))
+		return;
+	copy = skb_copy(skb, GFP_ATOMIC);
+	if (!copy) {
+		vroce_counter_inc(vdev, VROCE_CNT_TX_ERR);
+		return;
+	}
+	skb_pull(copy, skb_transport_offset(copy) + sizeof(struct udphdr));
+	skb_queue_tail(&vdev->loop_q, copy);
+	queue_work(system_highpri_wq, &vdev->loop_work);
 }
 
 /* The vroce device owning local address @daddr (referenced), or NULL. */
@@ -389,6 +425,7 @@ static void vroce_push_ip(struct net *net, struct sk_buff *skb,
  *
  * Adds UDP and IP headers and the ICRC, then hands the packet to the IP
  * stack, or to the local vroce device owning the destination address.
+ * A multicast packet also goes to the sending device's own members.
  * Must be called without engine locks held.
  *
  * Return: 0, or -EHOSTUNREACH / -ENETDOWN / -ENOBUFS; the packet is then
@@ -400,6 +437,7 @@ int vroce_pkt_send(struct vroce_dev *vdev, const struct vroce_av *av,
 	struct net *net = dev_net(vdev->ndev);
 	struct vroce_dev *target;
 	struct dst_entry *dst;
+	struct sock *sk = NULL;
 	struct udphdr *udph;
 	bool local = false;
 	u32 icrc;
@@ -439,13 +477,21 @@ int vroce_pkt_send(struct vroce_dev *vdev, const struct vroce_av *av,
 		return 0;
 	}
 
+	if (vroce_mcast_addr(&av->daddr)) {
+		struct vroce_netns *vn = vroce_netns(net);
+
+		vroce_mcast_loop(vdev, av, skb);
+		/* the socket's IP_MULTICAST_LOOP (off) applies */
+		sk = av->ipv6 ? vn->sk6->sk : vn->sk4->sk;
+	}
+
 	skb_dst_set(skb, dst);
 	skb->dev = dst->dev;
 	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
 	if (av->ipv6)
-		err = ip6_local_out(net, NULL, skb);
+		err = ip6_local_out(net, sk, skb);
 	else
-		err = ip_local_out(net, NULL, skb);
+		err = ip_local_out(net, sk, skb);
 	if (unlikely(net_xmit_eval(err))) {
 		vroce_counter_inc(vdev, VROCE_CNT_TX_ERR);
 		return -ENOBUFS;
@@ -458,6 +504,7 @@ static int vroce_sock_open(struct net *net, bool ipv6, struct socket **sockp)
 	struct udp_tunnel_sock_cfg tnl = {};
 	struct udp_port_cfg cfg = {};
 	struct socket *sock;
+	int off = 0;
 	int err;
 
 	if (ipv6) {
@@ -471,6 +518,15 @@ static int vroce_sock_open(struct net *net, bool ipv6, struct socket **sockp)
 	err = udp_sock_create(net, &cfg, &sock);
 	if (err)
 		return err;
+	/* Multicast loopback is the device's (vroce_mcast_loop()). */
+	err = sock->ops->setsockopt(sock, ipv6 ? SOL_IPV6 : SOL_IP,
+				    ipv6 ? IPV6_MULTICAST_LOOP :
+					   IP_MULTICAST_LOOP,
+				    KERNEL_SOCKPTR(&off), sizeof(off));
+	if (err) {
+		udp_tunnel_sock_release(sock);
+		return err;
+	}
 
 	tnl.encap_type = 1;
 	tnl.encap_rcv = vroce_udp_encap_recv;

@@ -252,6 +252,7 @@ static int vroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct vroce_qp *qp = to_vroce_qp(ibqp);
 	struct vroce_dev *vdev = qp->vdev;
 
+	vroce_mcast_qp_destroy(qp);
 	xa_erase_irq(&vdev->qps, ibqp->qp_num);
 	vroce_qp_put(qp);
 	wait_for_completion(&qp->released);

@@ -23,6 +23,7 @@
 #include "ah.h"
 #include "counters.h"
 #include "cq.h"
+#include "mcast.h"
 #include "mr.h"
 #include "qp.h"
 #include "queue.h"
@@ -92,6 +93,7 @@
  * @loop_q: packets from local senders waiting for @loop_work (net.c);
  *	the queue's own lock
  * @loop_work: delivers @loop_q to the receive path
+ * @mcast: multicast groups with QPs of this device attached (mcast.c)
  * @num_pds: protection domains allocated, bounded by VROCE_MAX_PD; the
  *	other num_* count their objects against the VROCE_MAX_* limits
  */
@@ -120,6 +122,7 @@ struct vroce_dev {
 	struct vroce_counters __percpu *counters;
 	struct sk_buff_head loop_q;
 	struct work_struct loop_work;
+	struct vroce_mcast mcast;
 
 	atomic_t num_pds;
 	atomic_t num_qps;
