@@ -25,8 +25,15 @@ klog_window() {
 		END { for (i = 0; i < n; i++) print buf[i] }'
 }
 
+# A user-space process's own fault, reported by the kernel ("traps: comm[pid]
+# general protection fault ip:... in libfoo.so"): the program's bug, not a
+# kernel report.  Scenarios see the program's failure themselves.
+VT_KLOG_USER_FAULT='traps: [^ ]+\[[0-9]+\] general protection fault ip:'
+
 # klog_bad: print the offending lines of a kernel log on stdin (the runner's
-# own marker lines excluded); exit status 0 if there was any, 1 if none.
+# own marker lines and user-space faults excluded); exit status 0 if there
+# was any, 1 if none.
 klog_bad() {
-	grep -v -F "$VT_KLOG_TAG" | grep -E -- "$VT_KLOG_BAD"
+	grep -v -F "$VT_KLOG_TAG" | grep -v -E -- "$VT_KLOG_USER_FAULT" |
+		grep -E -- "$VT_KLOG_BAD"
 }

@@ -99,8 +99,8 @@ static void vroce_comp_arm(struct vroce_qp *qp, bool progress)
 /*
  * Send again from WQE @index: every WQE from it on goes back to pending.
  * The first one resumes at @psn, the PSN the responder expects (a NAK's),
- * or, for a READ, at its first response not received: what came before
- * arrived and is not sent again.  Pass its first_psn to send it whole.
+ * or past the packets an ACK covered; a READ at its first response not
+ * received: what came before arrived and is not sent again.
  * WQE @index must not be done: a done WQE is never sent again.
  */
 static void vroce_comp_rewind(struct vroce_qp *qp, u32 index, u32 psn)
@@ -117,9 +117,11 @@ static void vroce_comp_rewind(struct vroce_qp *qp, u32 index, u32 psn)
 	else if (vroce_comp_is_rd_atomic(wqe->wr.opcode))
 		resume = 0;
 	else
-		resume = clamp_t(s32, vroce_psn_diff(psn, wqe->first_psn), 0,
-				 vroce_psn_diff(wqe->last_psn,
-						wqe->first_psn));
+		resume = clamp_t(s32, max_t(s32, vroce_psn_diff(psn,
+							      wqe->first_psn),
+					    wqe->ack_length / mtu),
+				 0, vroce_psn_diff(wqe->last_psn,
+						   wqe->first_psn));
 	for (i = index; i != sq->next; i++) {
 		struct rxe_send_wqe *w = vroce_comp_wqe(qp, i);
 
@@ -130,6 +132,7 @@ static void vroce_comp_rewind(struct vroce_qp *qp, u32 index, u32 psn)
 		vroce_sq_slot(sq, i)->resume = i == index ? resume : 0;
 	}
 	req->psn = vroce_psn_add(wqe->first_psn, resume);
+	req->partial = false;
 	sq->next = index;
 }
 
@@ -270,10 +273,16 @@ static void vroce_comp_pkt(struct vroce_qp *qp, struct sk_buff *skb)
 				vroce_comp_nak(qp, i, syndrome, cb->psn);
 				return;
 			}
-			if (!rd && after == 0) {
+			if (rd)
+				return;
+			if (after == 0) {
 				vroce_comp_done(qp, wqe, IB_WC_SUCCESS);
-				vroce_comp_progress(qp);
+			} else {
+				/* Part of a long message arrived. */
+				wqe->ack_length = max_t(u32, wqe->ack_length,
+							(before + 1) * mtu);
 			}
+			vroce_comp_progress(qp);
 			return;
 		}
 		if (op == VROCE_ATOMIC_ACK && wqe->wr.opcode != IB_WR_RDMA_READ &&
@@ -364,9 +373,15 @@ void vroce_comp_run(struct vroce_qp *qp)
 			vroce_comp_pkt(qp, skb);
 		kfree_skb(skb);
 	}
+	/*
+	 * A timeout counts only once every response that arrived before it
+	 * has been looked at, and made no progress: a busy runner must not
+	 * take its own lateness for the peer's silence.
+	 */
 	if (!skb_queue_empty(&qp->req.rx_q))
 		vroce_qp_schedule(qp);
-	if (atomic_xchg(&qp->req.timer_fired, 0))
+	else if (atomic_xchg(&qp->req.timer_fired, 0) &&
+		 (qp->req.rnr_wait || !qp->req.progress))
 		vroce_comp_timeout(qp);
 	vroce_comp_complete(qp);
 	if (!qp->req.rnr_wait)

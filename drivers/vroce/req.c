@@ -20,6 +20,14 @@
 #define VROCE_REQ_WINDOW	256
 
 /*
+ * A long message asks for an ACK every this many packets: the ACKs show
+ * progress, which keeps the retransmit timer from firing while the
+ * responder is still busy with the message, and tell a retransmission
+ * where to start.
+ */
+#define VROCE_REQ_ACK_EVERY	64
+
+/*
  * Shortest retransmit timeout.  IBTA's 4.096 us * 2^timeout is a wire
  * time; a software NIC under load (or under emulation) answers in
  * milliseconds, and a spurious go-back-N resends a whole window.
@@ -95,6 +103,7 @@ void vroce_req_reset(struct vroce_qp *qp, u32 sq_psn)
 	req->rnr_left = qp->attr.rnr_retry;
 	req->rnr_wait = false;
 	req->gap_retry = false;
+	req->partial = false;
 }
 
 /* The address packets of @qp (RC, UC) go to. */
@@ -256,18 +265,41 @@ static int vroce_req_ud_av(struct vroce_qp *qp, struct vroce_sq_slot *slot,
 	return err;
 }
 
+/*
+ * RC: packets that may still go before the window of unacknowledged ones
+ * is full, counted from the oldest not acknowledged: the head WQE's first,
+ * past what ACKs of a long SEND or WRITE covered.
+ */
+static s32 vroce_req_room(struct vroce_qp *qp, u32 psn)
+{
+	struct rxe_send_wqe *head = vroce_sq_wqe(vroce_sq_slot(&qp->sq,
+							       qp->sq.head));
+	u32 oldest = head->first_psn;
+
+	if (qp->sq.head == qp->sq.next)
+		return VROCE_REQ_WINDOW;
+	if (!vroce_req_is_rd_atomic(head->wr.opcode))
+		oldest = vroce_psn_add(oldest, head->ack_length /
+				       ib_mtu_enum_to_int(qp->attr.path_mtu));
+	return VROCE_REQ_WINDOW - vroce_psn_diff(psn, oldest);
+}
+
 /**
- * vroce_req_wqe() - send every packet of the WQE at @index (sq.next)
+ * vroce_req_wqe() - send the packets of the WQE at @index
  * @qp: the QP (run_lock held)
- * @index: free-running index of the WQE in the private send ring
+ * @index: free-running index of the WQE in the private send ring: sq.next,
+ *	or sq.next - 1 while qp->req.partial says it has packets to go
  *
  * A WQE sent again starts at its slot's resume packet, with the PSNs it
  * had: the packets before it arrived.  For a READ that is the first
- * response not received, and the one request asks for the rest.
+ * response not received, and the one request asks for the rest.  An RC
+ * message longer than the window goes out in parts: the WQE counts as
+ * sent, req->partial is set, and the runner calls again for the rest as
+ * ACKs open the window.
  *
- * Return: true when the WQE went out (or failed and is marked for an
- * error completion), false when it must wait: an RNR delay, the READ/
- * atomic limit, a fence, or the window of unacknowledged packets.
+ * Return: true when the WQE went out, in whole or in part (or failed and
+ * is marked for an error completion), false when it must wait: an RNR
+ * delay, the READ/atomic limit, a fence, or the window.
  */
 bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 {
@@ -276,7 +308,9 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 	struct rxe_send_wqe *wqe = vroce_sq_wqe(slot);
 	bool rc = qp->ibqp.qp_type == IB_QPT_RC;
 	bool ud = !rc && qp->ibqp.qp_type != IB_QPT_UC;
-	u32 wr_op = wqe->wr.opcode, mtu, npkts, nsend, i, dqpn, start, skip;
+	u32 wr_op = wqe->wr.opcode, mtu, npkts, nsend, i, end, dqpn, start;
+	bool more = req->partial;
+	u32 skip;
 	u32 max_rd = max_t(u32, qp->attr.max_rd_atomic, 1);
 	struct vroce_av av;
 	u32 entropy;
@@ -284,17 +318,17 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 
 	if (req->rnr_wait)
 		return false;
-	if (rc && vroce_req_is_rd_atomic(wr_op) && req->rd_atomic >= max_rd)
-		return false;
-	if (rc && (wqe->wr.send_flags & IB_SEND_FENCE) && req->rd_atomic)
-		return false;
-	if (rc && index != qp->sq.head) {
-		struct vroce_sq_slot *head = vroce_sq_slot(&qp->sq,
-							   qp->sq.head);
-
-		if (vroce_psn_diff(req->psn, vroce_sq_wqe(head)->first_psn) >
-		    VROCE_REQ_WINDOW)
+	if (more) {
+		if (vroce_req_room(qp, req->psn) <= 0)
 			return false;
+	} else if (rc && vroce_req_is_rd_atomic(wr_op) &&
+		   req->rd_atomic >= max_rd) {
+		return false;
+	} else if (rc && (wqe->wr.send_flags & IB_SEND_FENCE) &&
+		   req->rd_atomic) {
+		return false;
+	} else if (rc && vroce_req_room(qp, req->psn) <= 0) {
+		return false;
 	}
 
 	if (ud) {
@@ -309,6 +343,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 	if (err || vroce_req_opcode(qp, wr_op, 0, 1) < 0) {
 		wqe->status = IB_WC_LOC_QP_OP_ERR;
 		wqe->state = VROCE_WQE_DONE;
+		req->partial = false;
 		return true;
 	}
 	entropy = av.flow_label ? av.flow_label :
@@ -329,8 +364,13 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 		wqe->ack_length = 0;
 	}
 	skip = wr_op == IB_WR_RDMA_READ ? start * mtu : 0;
+	i = nsend == 1 ? 0 : start;
+	end = nsend;
+	if (rc && nsend > 1)
+		end = min_t(u32, nsend, i + max_t(s32, vroce_req_room(qp,
+					vroce_psn_add(wqe->first_psn, i)), 1));
 
-	for (i = nsend == 1 ? 0 : start; i < nsend; i++) {
+	for (; i < end; i++) {
 		u32 off = i * mtu;
 		u32 len = vroce_req_is_rd_atomic(wr_op) ? 0 :
 			  min(wqe->dma.length - off, mtu);
@@ -338,6 +378,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 		unsigned int hdr = vroce_opcode_hdr_len(op);
 		unsigned int pad = (4 - (len & 3)) & 3;
 		bool last = i == nsend - 1;
+		bool ackreq = last || (i + 1) % VROCE_REQ_ACK_EVERY == 0;
 		struct vroce_bth *bth;
 		struct sk_buff *skb;
 
@@ -347,7 +388,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 		bth = skb_put_zero(skb, hdr + len + pad);
 		vroce_bth_set(bth, op,
 			      last && (wqe->wr.send_flags & IB_SEND_SOLICITED),
-			      pad, IB_DEFAULT_PKEY_FULL, dqpn, rc && last,
+			      pad, IB_DEFAULT_PKEY_FULL, dqpn, rc && ackreq,
 			      vroce_psn_add(wqe->first_psn,
 					    nsend == 1 ? start : i));
 		vroce_req_ext(qp, wqe, op, bth, skip);
@@ -356,21 +397,49 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 			kfree_skb(skb);
 			wqe->status = IB_WC_LOC_PROT_ERR;
 			wqe->state = VROCE_WQE_DONE;
+			req->partial = false;
 			return true;
 		}
 		vroce_pkt_send(qp->vdev, &av, skb, entropy);
 	}
-	req->psn = vroce_psn_add(wqe->last_psn, 1);
+	req->partial = rc && i < nsend;
+	if (req->partial) {
+		/* the rest when ACKs open the window (or a failed allocation
+		 * is retried: the retransmit timer covers both)
+		 */
+		slot->resume = i;
+		req->psn = vroce_psn_add(wqe->first_psn, i);
+	} else {
+		req->psn = vroce_psn_add(wqe->last_psn, 1);
+	}
 
 	if (!rc) {
 		/* UC and UD are unreliable: sent is done. */
 		wqe->state = VROCE_WQE_DONE;
 		return true;
 	}
+	if (more)
+		return true;
 	wqe->state = VROCE_WQE_SENT;
 	if (vroce_req_is_rd_atomic(wr_op))
 		req->rd_atomic++;
 	if (qp->attr.timeout && !req->dying && !timer_pending(&req->timer))
 		mod_timer(&req->timer, jiffies + vroce_req_timeout(qp));
 	return true;
+}
+
+/**
+ * vroce_req_rest() - go on sending a WQE that went out in part
+ * @qp: the QP (run_lock held)
+ *
+ * Return: true when no WQE has packets left to send (any more), false
+ * while one still waits for the window.
+ */
+bool vroce_req_rest(struct vroce_qp *qp)
+{
+	lockdep_assert_held(&qp->run_lock);
+	if (!qp->req.partial)
+		return true;
+	vroce_req_wqe(qp, qp->sq.next - 1);
+	return !qp->req.partial;
 }

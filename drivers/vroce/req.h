@@ -39,6 +39,8 @@ enum vroce_wqe_state {
  * @gap_retry: a lost READ response was asked for again without waiting
  *	for the timeout; until that brings progress, later signs of the same
  *	loss are ignored, or each stale response would send again (run_lock)
+ * @partial: the WQE at sq.next - 1 has packets left to send, from its
+ *	slot's resume on, when the window opens (run_lock)
  * @rx_q: responses from the receive path waiting for the runner (its own
  *	lock)
  */
@@ -53,6 +55,7 @@ struct vroce_req {
 	bool dying;
 	bool progress;
 	bool gap_retry;
+	bool partial;
 	struct sk_buff_head rx_q;
 };
 
@@ -64,6 +67,7 @@ unsigned long vroce_req_timeout(struct vroce_qp *qp);
 
 /* In the runner (run_lock held). */
 bool vroce_req_wqe(struct vroce_qp *qp, u32 index);
+bool vroce_req_rest(struct vroce_qp *qp);
 void vroce_comp_run(struct vroce_qp *qp);
 void vroce_comp_complete(struct vroce_qp *qp);
 

@@ -614,6 +614,8 @@ static void vroce_sq_exec(struct vroce_qp *qp)
 
 	lockdep_assert_held(&qp->run_lock);
 
+	if (!vroce_req_rest(qp))
+		return;
 	while (sq->next != vroce_sq_tail(sq)) {
 		slot = vroce_sq_slot(sq, sq->next);
 		wqe = vroce_sq_wqe(slot);
@@ -624,6 +626,8 @@ static void vroce_sq_exec(struct vroce_qp *qp)
 			if (!vroce_req_wqe(qp, sq->next))
 				return;
 			sq->next++;
+			if (qp->req.partial)
+				return;
 			vroce_comp_complete(qp);
 			if (vroce_qp_state(qp) != IB_QPS_RTS)
 				return;
@@ -770,7 +774,7 @@ void vroce_qp_run(struct vroce_qp *qp)
 		vroce_sq_intake(qp, true);
 		if (state == IB_QPS_RTS)
 			vroce_sq_exec(qp);
-		else
+		else if (vroce_req_rest(qp))
 			vroce_sq_drain_check(qp);
 		/* a failed WQE moved the QP to ERR */
 		state = vroce_qp_state(qp);
