@@ -117,11 +117,9 @@ static void vroce_comp_rewind(struct vroce_qp *qp, u32 index, u32 psn)
 	else if (vroce_comp_is_rd_atomic(wqe->wr.opcode))
 		resume = 0;
 	else
-		resume = clamp_t(s32, max_t(s32, vroce_psn_diff(psn,
-							      wqe->first_psn),
-					    wqe->ack_length / mtu),
-				 0, vroce_psn_diff(wqe->last_psn,
-						   wqe->first_psn));
+		resume = clamp_t(s32, vroce_psn_diff(psn, wqe->first_psn),
+				 wqe->ack_length / mtu,
+				 vroce_psn_diff(wqe->last_psn, wqe->first_psn));
 	for (i = index; i != sq->next; i++) {
 		struct rxe_send_wqe *w = vroce_comp_wqe(qp, i);
 

@@ -366,9 +366,11 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 	skip = wr_op == IB_WR_RDMA_READ ? start * mtu : 0;
 	i = nsend == 1 ? 0 : start;
 	end = nsend;
-	if (rc && nsend > 1)
-		end = min_t(u32, nsend, i + max_t(s32, vroce_req_room(qp,
-					vroce_psn_add(wqe->first_psn, i)), 1));
+	if (rc && nsend > 1) {
+		s32 room = vroce_req_room(qp, vroce_psn_add(wqe->first_psn, i));
+
+		end = min_t(u32, nsend, i + max(room, 1));
+	}
 
 	for (; i < end; i++) {
 		u32 off = i * mtu;
