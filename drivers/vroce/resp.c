@@ -103,6 +103,7 @@ void vroce_resp_reset(struct vroce_qp *qp, u32 rq_psn)
 	resp->epsn = rq_psn & VROCE_PSN_MASK;
 	resp->msn = 0;
 	resp->nak_sent = false;
+	resp->dup_acked = false;
 	resp->drop_msg = false;
 	resp->wqe_off = 0;
 	resp->res_next = 0;
@@ -324,8 +325,20 @@ static void vroce_resp_duplicate(struct vroce_qp *qp, struct vroce_pkt *pkt,
 	struct vroce_resp_res *res;
 
 	vroce_counter_inc(qp->vdev, VROCE_CNT_DUPLICATE_REQUEST);
+	/*
+	 * The requester went back: if its resent packets skip @epsn again
+	 * (lost again), the first one past the gap must get a new NAK, or
+	 * only its timeout would resend, from the start of the WQE again.
+	 */
+	resp->nak_sent = false;
 	if (!(pkt->flags & (VROCE_F_READ | VROCE_F_ATOMIC))) {
-		/* Everything before epsn was executed: acknowledge it all. */
+		/*
+		 * Everything before epsn was executed: acknowledge it all,
+		 * once per resent window and where the requester asks.
+		 */
+		if (resp->dup_acked && !vroce_bth_ackreq(pkt->bth))
+			return;
+		resp->dup_acked = true;
 		vroce_resp_queue_ack(qp, out, VROCE_AETH_ACK_UNLIMITED,
 				     vroce_psn_add(resp->epsn, VROCE_PSN_MASK));
 		return;
@@ -729,6 +742,7 @@ static void vroce_resp_rc(struct vroce_qp *qp, struct vroce_pkt *pkt,
 		vroce_counter_inc(qp->vdev, VROCE_CNT_OUT_OF_SEQUENCE);
 		if (!resp->nak_sent) {
 			resp->nak_sent = true;
+			resp->dup_acked = false;
 			vroce_resp_queue_ack(qp, out, VROCE_NAK_PSN_SEQ_ERR,
 					     resp->epsn);
 		}
@@ -739,6 +753,7 @@ static void vroce_resp_rc(struct vroce_qp *qp, struct vroce_pkt *pkt,
 		return;
 	}
 	resp->nak_sent = false;
+	resp->dup_acked = false;
 
 	r = vroce_resp_execute(qp, pkt, out);
 	switch (r) {

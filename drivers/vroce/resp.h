@@ -43,7 +43,11 @@ struct vroce_resp_res {
  * @epsn: next expected request PSN (RC, UC)
  * @msn: message sequence number of the last completed request
  * @nak_sent: a PSN sequence error NAK was sent for @epsn; the next one is
- *	sent only after the expected packet arrived
+ *	sent only after the expected packet or a duplicate (the requester
+ *	went back and may meet the gap again) arrived
+ * @dup_acked: a duplicate SEND or WRITE packet was acknowledged since the
+ *	last expected packet; more duplicates are acknowledged only when
+ *	they ask (AckReq), not one ACK per packet of a resent window
  * @in_msg: a multi-packet SEND or WRITE is in progress
  * @msg_flags: VROCE_F_SEND or VROCE_F_WRITE of the message in progress
  * @drop_msg: UC: drop packets until the next FIRST or ONLY
@@ -63,6 +67,7 @@ struct vroce_resp {
 	u32 epsn;
 	u32 msn;
 	bool nak_sent;
+	bool dup_acked;
 	bool in_msg;
 	u32 msg_flags;
 	bool drop_msg;
