@@ -407,8 +407,8 @@ void vroce_comp_complete(struct vroce_qp *qp)
 			break;
 		vroce_sq_complete(qp, status);
 		if (status != IB_WC_SUCCESS) {
+			/* the completion reports it: no async event */
 			vroce_qp_set_error(qp);
-			vroce_qp_event(qp, IB_EVENT_QP_FATAL);
 			break;
 		}
 	}
