@@ -13,7 +13,8 @@
 # packets dropped by the ICRC check.  Besides netem's faults the emulated
 # wire itself drops bursts (a VM that falls behind overflows the host's UDP
 # socket buffer between the QEMUs: a fifth to a third of the frames here),
-# so the QPs run with timeout 17 (0.54 s per try) and retry_cnt 7.
+# and the QPs run with perftest's timeout 14 (vroce's floor of 100 ms per
+# try) and retry_cnt 7: recovery must keep up with both.
 set -euo pipefail
 . "$VROCE_SRC/userspace-tests/lib/common.sh"
 . "$VROCE_SRC/userspace-tests/lib/vroce.sh"
@@ -61,7 +62,7 @@ rc=0
 if [ "$VROCE_ROLE" = a ]; then
 	vt_run_timeout 220 "$BIN" "${args[@]}" >"$out" 2>&1 || rc=$?
 else
-	vt_run_timeout 220 "$BIN" "${args[@]}" -q 4 -n 12 -D 2 -s 262144 -t 17 -r 7 \
+	vt_run_timeout 220 "$BIN" "${args[@]}" -q 4 -n 12 -D 2 -s 262144 -t 14 -r 7 \
 		"$VROCE_PEER_IP" >"$out" 2>&1 || rc=$?
 fi
 cat "$out" >&2
