@@ -12,6 +12,11 @@
  * Every field of a request comes from the wire: keys, addresses and
  * lengths are checked by the MR lookups; message lengths against the RETH
  * and the receive WQE; opcodes against the message in progress.
+ *
+ * A READ may ask for up to 2 GiB: the receive path builds at most one
+ * window of its responses, a job (struct vroce_resp_job) on the QP's work
+ * item the rest, one window per run.  While a job is pending, later
+ * answers wait behind it, so the peer sees every response in PSN order.
  */
 #include <linux/slab.h>
 #include <net/inet_ecn.h>
@@ -32,8 +37,77 @@
 /* Size of the GRH area at the start of a UD receive buffer. */
 #define VROCE_GRH_SIZE		40
 
+/* READ response packets built per request in the receive path, per job run. */
+#define VROCE_RESP_READ_WINDOW	256
+
+/* Bounds on what a peer can make a QP hold: READ jobs, answers behind them. */
+#define VROCE_RESP_MAX_JOBS	(2 * VROCE_MAX_QP_RD_ATOM)
+#define VROCE_RESP_MAX_AFTER	256
+
 /* Serialises atomics of all devices, so a compare-and-swap is atomic. */
 static DEFINE_SPINLOCK(vroce_atomic_lock);
+
+/**
+ * struct vroce_resp_job - READ responses still to send
+ * @list: in vroce_resp.jobs
+ * @after: answers to requests that arrived after this READ, sent when its
+ *	last response is
+ * @va: first byte (as the peer named it, before the MR's translation)
+ * @rkey: the key, looked up again each window (the region may go away)
+ * @len: bytes of the response stream
+ * @psn: PSN of its first response
+ * @msn: MSN for the AETHs
+ * @mtu: payload bytes per response
+ * @npkts: responses in the stream
+ * @next: next response to build
+ * @av: where the responses go
+ * @entropy: flow entropy for the UDP source port
+ */
+struct vroce_resp_job {
+	struct list_head list;
+	struct sk_buff_head after;
+	u64 va;
+	u32 rkey;
+	u32 len;
+	u32 psn;
+	u32 msn;
+	u32 mtu;
+	u32 npkts;
+	u32 next;
+	struct vroce_av av;
+	u32 entropy;
+};
+
+static void vroce_resp_work(struct work_struct *work);
+
+/* Where the answers to @pkt go: back where it came from. */
+static void vroce_resp_av(struct vroce_qp *qp, const struct vroce_pkt *pkt,
+			  struct vroce_av *av, u32 *entropy)
+{
+	memset(av, 0, sizeof(*av));
+	av->ipv6 = pkt->ipv6;
+	av->saddr = pkt->daddr;
+	av->daddr = pkt->saddr;
+	av->tclass = pkt->tos & ~INET_ECN_MASK;
+	av->hop_limit = 64;
+	*entropy = rdma_calc_flow_label(qp->ibqp.qp_num,
+					READ_ONCE(qp->attr.dest_qp_num));
+}
+
+/* Forget every pending READ job and what waits behind it. */
+static void vroce_resp_drop_jobs(struct vroce_resp *resp)
+{
+	struct vroce_resp_job *job, *tmp;
+
+	lockdep_assert_held(&resp->lock);
+	list_for_each_entry_safe(job, tmp, &resp->jobs, list) {
+		list_del(&job->list);
+		skb_queue_purge(&job->after);
+		kfree(job);
+	}
+	resp->njobs = 0;
+	resp->nafter = 0;
+}
 
 /**
  * vroce_resp_init() - allocate a new QP's responder state
@@ -46,6 +120,8 @@ int vroce_resp_init(struct vroce_qp *qp)
 	struct vroce_resp *resp = &qp->resp;
 
 	spin_lock_init(&resp->lock);
+	INIT_LIST_HEAD(&resp->jobs);
+	INIT_WORK(&resp->work, vroce_resp_work);
 	resp->wqe = kzalloc(VROCE_RESP_WQE_SIZE, GFP_KERNEL);
 	resp->nres = VROCE_MAX_QP_RD_ATOM;
 	resp->res = kcalloc(resp->nres, sizeof(*resp->res), GFP_KERNEL);
@@ -78,8 +154,10 @@ void vroce_resp_cleanup(struct vroce_qp *qp)
 {
 	struct vroce_resp *resp = &qp->resp;
 
+	cancel_work_sync(&resp->work);
 	spin_lock_bh(&resp->lock);
 	vroce_resp_drop_msg(resp);
+	vroce_resp_drop_jobs(resp);
 	spin_unlock_bh(&resp->lock);
 	kfree(resp->wqe);
 	kfree(resp->res);
@@ -100,6 +178,7 @@ void vroce_resp_reset(struct vroce_qp *qp, u32 rq_psn)
 
 	spin_lock_bh(&resp->lock);
 	vroce_resp_drop_msg(resp);
+	vroce_resp_drop_jobs(resp);
 	resp->epsn = rq_psn & VROCE_PSN_MASK;
 	resp->msn = 0;
 	resp->nak_sent = false;
@@ -139,6 +218,7 @@ void vroce_resp_flush(struct vroce_qp *qp)
 		resp->have_wqe = false;
 	}
 	vroce_resp_drop_msg(resp);
+	vroce_resp_drop_jobs(resp);
 	spin_unlock_bh(&resp->lock);
 
 	if (flush) {
@@ -244,48 +324,180 @@ static void vroce_resp_queue_ack(struct vroce_qp *qp, struct sk_buff_head *out,
 	__skb_queue_tail(out, skb);
 }
 
-/* Read responses for [@offset, @len) of a READ that starts at @psn. */
-static int vroce_resp_queue_read(struct vroce_qp *qp, struct sk_buff_head *out,
-				 struct vroce_mr *mr, u64 va, u32 len, u32 psn)
+/*
+ * Build responses @job->next.. of a READ stream, at most @max of them.
+ * The region is looked up again each time: a key invalidated or a region
+ * deregistered since ends the stream (-EFAULT).
+ */
+static int vroce_resp_read_window(struct vroce_qp *qp,
+				  struct sk_buff_head *out,
+				  struct vroce_resp_job *job, u32 max)
 {
-	u32 mtu = ib_mtu_enum_to_int(READ_ONCE(qp->attr.path_mtu));
-	u32 npkts = len ? DIV_ROUND_UP(len, mtu) : 1;
-	u32 i, off = 0;
+	struct vroce_mr *mr = NULL;
+	u64 va = job->va;
+	u32 end = job->npkts - job->next > max ? job->next + max : job->npkts;
+	int err = 0;
 
-	for (i = 0; i < npkts; i++) {
-		u32 n = min(len - off, mtu);
+	lockdep_assert_held(&qp->resp.lock);
+	if (job->len) {
+		mr = vroce_mr_lookup_rkey(qp->vdev, qp->ibqp.pd,
+					  qp->ibqp.qp_num, job->rkey, &va,
+					  job->len, IB_ACCESS_REMOTE_READ);
+		if (IS_ERR(mr))
+			return -EFAULT;
+	}
+	for (; job->next < end; job->next++) {
+		u32 i = job->next, off = i * job->mtu;
+		u32 n = min(job->len - off, job->mtu);
 		struct vroce_bth *bth;
 		struct sk_buff *skb;
 		u8 op;
 		int aeth;
 
-		if (npkts == 1)
+		if (job->npkts == 1)
 			op = VROCE_READ_RESP_ONLY;
 		else if (i == 0)
 			op = VROCE_READ_RESP_FIRST;
-		else if (i == npkts - 1)
+		else if (i == job->npkts - 1)
 			op = VROCE_READ_RESP_LAST;
 		else
 			op = VROCE_READ_RESP_MIDDLE;
 		op |= VROCE_OP_RC;
 
-		skb = vroce_resp_skb(qp, op, vroce_psn_add(psn, i), n, &bth);
-		if (!skb)
-			return -ENOMEM;
+		skb = vroce_resp_skb(qp, op, vroce_psn_add(job->psn, i), n,
+				     &bth);
+		if (!skb) {
+			err = -ENOMEM;
+			break;
+		}
 		aeth = vroce_opcode_ext_offset(op, VROCE_EXT_AETH);
 		if (aeth > 0)
 			vroce_aeth_set((void *)bth + aeth,
-				       VROCE_AETH_ACK_UNLIMITED, qp->resp.msn);
+				       VROCE_AETH_ACK_UNLIMITED, job->msn);
 		if (n && vroce_mr_copy(mr, va + off,
 				       (u8 *)bth + vroce_opcode_hdr_len(op), n,
 				       false)) {
 			kfree_skb(skb);
-			return -EFAULT;
+			err = -EFAULT;
+			break;
 		}
 		__skb_queue_tail(out, skb);
-		off += n;
 	}
+	if (mr)
+		vroce_mr_put(mr);
+	return err;
+}
+
+/*
+ * Read responses for @len bytes at @va (@rkey) starting at @psn, answering
+ * @pkt.  The first window goes to @out unless older jobs are pending; the
+ * rest becomes a job.
+ */
+static int vroce_resp_queue_read(struct vroce_qp *qp, struct vroce_pkt *pkt,
+				 struct sk_buff_head *out, u64 va, u32 rkey,
+				 u32 len, u32 psn)
+{
+	struct vroce_resp *resp = &qp->resp;
+	u32 mtu = ib_mtu_enum_to_int(READ_ONCE(qp->attr.path_mtu));
+	struct vroce_resp_job tmp = {
+		.va = va,
+		.rkey = rkey,
+		.len = len,
+		.psn = psn,
+		.msn = resp->msn,
+		.mtu = mtu,
+		.npkts = len ? DIV_ROUND_UP(len, mtu) : 1,
+	};
+	struct vroce_resp_job *job;
+	int err;
+
+	lockdep_assert_held(&resp->lock);
+	if (list_empty(&resp->jobs)) {
+		err = vroce_resp_read_window(qp, out, &tmp,
+					     VROCE_RESP_READ_WINDOW);
+		if (err || tmp.next == tmp.npkts)
+			return err;
+	}
+	/* Lost like a packet: the requester asks again for what is missing. */
+	if (resp->njobs >= VROCE_RESP_MAX_JOBS)
+		return -ENOBUFS;
+	job = kmalloc(sizeof(*job), GFP_ATOMIC);
+	if (!job)
+		return -ENOMEM;
+	*job = tmp;
+	__skb_queue_head_init(&job->after);
+	vroce_resp_av(qp, pkt, &job->av, &job->entropy);
+	list_add_tail(&job->list, &resp->jobs);
+	resp->njobs++;
+	queue_work(system_highpri_wq, &resp->work);
 	return 0;
+}
+
+/* Run of the QP's work item: the next window of the oldest READ job. */
+static void vroce_resp_work(struct work_struct *work)
+{
+	struct vroce_qp *qp = container_of(work, struct vroce_qp, resp.work);
+	struct vroce_resp *resp = &qp->resp;
+	struct vroce_resp_job *job;
+	struct sk_buff_head out;
+	struct sk_buff *skb;
+	struct vroce_av av;
+	u32 entropy;
+	bool more;
+	int err;
+
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&resp->lock);
+	job = list_first_entry_or_null(&resp->jobs, struct vroce_resp_job,
+				       list);
+	if (!job) {
+		spin_unlock_bh(&resp->lock);
+		return;
+	}
+	err = vroce_resp_read_window(qp, &out, job, VROCE_RESP_READ_WINDOW);
+	av = job->av;
+	entropy = job->entropy;
+	if (err || job->next == job->npkts) {
+		/*
+		 * Done, or its memory went away or no memory (the requester
+		 * asks again): what waited behind it goes out now.
+		 */
+		resp->nafter -= skb_queue_len(&job->after);
+		skb_queue_splice_tail_init(&job->after, &out);
+		list_del(&job->list);
+		resp->njobs--;
+		kfree(job);
+	}
+	more = !list_empty(&resp->jobs);
+	spin_unlock_bh(&resp->lock);
+
+	while ((skb = __skb_dequeue(&out)))
+		vroce_pkt_send(qp->vdev, &av, skb, entropy);
+	if (more)
+		queue_work(system_highpri_wq, &resp->work);
+}
+
+/*
+ * Answers of a packet that arrived while READ jobs are pending wait behind
+ * the newest one, a bounded number: more are dropped as if lost.
+ */
+static void vroce_resp_defer(struct vroce_qp *qp, struct sk_buff_head *out)
+{
+	struct vroce_resp *resp = &qp->resp;
+	struct vroce_resp_job *job;
+	struct sk_buff *skb;
+
+	lockdep_assert_held(&resp->lock);
+	job = list_last_entry(&resp->jobs, struct vroce_resp_job, list);
+	while ((skb = __skb_dequeue(out))) {
+		if (resp->nafter >= VROCE_RESP_MAX_AFTER) {
+			vroce_counter_inc(qp->vdev, VROCE_CNT_TX_ERR);
+			kfree_skb(skb);
+			continue;
+		}
+		__skb_queue_tail(&job->after, skb);
+		resp->nafter++;
+	}
 }
 
 static struct vroce_resp_res *vroce_resp_res_find(struct vroce_resp *resp,
@@ -361,26 +573,14 @@ static void vroce_resp_duplicate(struct vroce_qp *qp, struct vroce_pkt *pkt,
 			cpu_to_be64(res->orig);
 		__skb_queue_tail(out, skb);
 	} else {
-		struct vroce_mr *mr = NULL;
 		u32 mtu = ib_mtu_enum_to_int(READ_ONCE(qp->attr.path_mtu));
-		u32 skip = vroce_psn_diff(pkt->psn, res->psn) * mtu;
-		u64 va = res->va;
+		u64 skip = (u64)vroce_psn_diff(pkt->psn, res->psn) * mtu;
 
 		/* Replay from the PSN asked for, with the memory as it is now. */
 		if (skip > res->len)
 			return;
-		if (res->len) {
-			mr = vroce_mr_lookup_rkey(qp->vdev, qp->ibqp.pd,
-						  qp->ibqp.qp_num, res->rkey,
-						  &va, res->len,
-						  IB_ACCESS_REMOTE_READ);
-			if (IS_ERR(mr))
-				return;
-		}
-		vroce_resp_queue_read(qp, out, mr, va + skip,
+		vroce_resp_queue_read(qp, pkt, out, res->va + skip, res->rkey,
 				      res->len - skip, pkt->psn);
-		if (mr)
-			vroce_mr_put(mr);
 	}
 }
 
@@ -585,11 +785,12 @@ static enum vroce_resp_result vroce_resp_read(struct vroce_qp *qp,
 	res->rkey = be32_to_cpu(reth->rkey);
 	res->len = len;
 
-	/* The responses use the request's PSNs; the MSN counts the READ. */
-	qp->resp.msn = (qp->resp.msn + 1) & VROCE_AETH_MSN_MASK;
-	err = vroce_resp_queue_read(qp, out, mr, va, len, pkt->psn);
 	if (mr)
 		vroce_mr_put(mr);
+	/* The responses use the request's PSNs; the MSN counts the READ. */
+	qp->resp.msn = (qp->resp.msn + 1) & VROCE_AETH_MSN_MASK;
+	err = vroce_resp_queue_read(qp, pkt, out, res->va, res->rkey, len,
+				    pkt->psn);
 	qp->resp.epsn = vroce_psn_add(pkt->psn, res->npkts);
 	/* Lost responses (no memory) are asked for again by the requester. */
 	return err == -EFAULT ? VROCE_RESP_ACCESS : VROCE_RESP_REPLIED;
@@ -894,7 +1095,7 @@ void vroce_resp_rcv(struct vroce_pkt *pkt)
 	struct sk_buff_head out;
 	struct vroce_qp *qp;
 	struct sk_buff *skb;
-	bool error = false;
+	bool error = false, behind = false;
 	enum ib_qp_state state;
 	struct vroce_av av;
 	u32 entropy;
@@ -913,6 +1114,7 @@ void vroce_resp_rcv(struct vroce_pkt *pkt)
 	spin_lock_bh(&qp->resp.lock);
 	if (!qp->resp.wqe)
 		goto unlock;
+	behind = !list_empty(&qp->resp.jobs);
 	switch (qp->ibqp.qp_type) {
 	case IB_QPT_RC:
 		vroce_resp_rc(qp, pkt, &out, &error);
@@ -924,19 +1126,14 @@ void vroce_resp_rcv(struct vroce_pkt *pkt)
 		vroce_resp_ud(qp, pkt, &error);
 		break;
 	}
+	/* An error NAK goes now: the QP's flush ends the jobs anyway. */
+	if (behind && !error)
+		vroce_resp_defer(qp, &out);
 unlock:
 	spin_unlock_bh(&qp->resp.lock);
 
-	/* Answers go back where the request came from. */
-	entropy = rdma_calc_flow_label(qp->ibqp.qp_num,
-				       READ_ONCE(qp->attr.dest_qp_num));
 	if (!skb_queue_empty(&out)) {
-		memset(&av, 0, sizeof(av));
-		av.ipv6 = pkt->ipv6;
-		av.saddr = pkt->daddr;
-		av.daddr = pkt->saddr;
-		av.tclass = pkt->tos & ~INET_ECN_MASK;
-		av.hop_limit = 64;
+		vroce_resp_av(qp, pkt, &av, &entropy);
 		while ((skb = __skb_dequeue(&out)))
 			vroce_pkt_send(qp->vdev, &av, skb, entropy);
 	}

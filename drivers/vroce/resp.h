@@ -8,8 +8,10 @@
 #ifndef VROCE_RESP_H
 #define VROCE_RESP_H
 
+#include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 struct vroce_qp;
 struct vroce_mr;
@@ -61,6 +63,12 @@ struct vroce_resp_res {
  * @res: responder resources, @nres entries, used round robin from @res_next
  * @nres: entries in @res (max_dest_rd_atomic, at least 1)
  * @res_next: next entry to reuse
+ * @jobs: READ response streams longer than one window, oldest first
+ *	(struct vroce_resp_job in resp.c); while one is pending, every
+ *	answer waits behind it, so answers leave in PSN order
+ * @njobs: entries in @jobs
+ * @nafter: answers waiting behind @jobs
+ * @work: generates the next window of the oldest job
  */
 struct vroce_resp {
 	spinlock_t lock; /* see above */
@@ -81,6 +89,10 @@ struct vroce_resp {
 	struct vroce_resp_res *res;
 	u32 nres;
 	u32 res_next;
+	struct list_head jobs;
+	u32 njobs;
+	u32 nafter;
+	struct work_struct work;
 };
 
 int vroce_resp_init(struct vroce_qp *qp);
