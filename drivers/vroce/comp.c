@@ -71,10 +71,12 @@ static struct rxe_send_wqe *vroce_comp_wqe(struct vroce_qp *qp, u32 index)
 	return vroce_sq_wqe(vroce_sq_slot(&qp->sq, index));
 }
 
+/* WQEs that wait for a response and count against max_rd_atomic. */
 static bool vroce_comp_is_rd_atomic(u32 wr_op)
 {
 	return wr_op == IB_WR_RDMA_READ || wr_op == IB_WR_ATOMIC_CMP_AND_SWP ||
-	       wr_op == IB_WR_ATOMIC_FETCH_AND_ADD;
+	       wr_op == IB_WR_ATOMIC_FETCH_AND_ADD ||
+	       vroce_wr_is_placement(wr_op);
 }
 
 /*
@@ -243,6 +245,7 @@ static void vroce_comp_pkt(struct vroce_qp *qp, struct sk_buff *skb)
 	for (i = sq->head; i != sq->next; i++) {
 		struct rxe_send_wqe *wqe = vroce_comp_wqe(qp, i);
 		bool rd = vroce_comp_is_rd_atomic(wqe->wr.opcode);
+		bool place = vroce_wr_is_placement(wqe->wr.opcode);
 		s32 before = vroce_psn_diff(cb->psn, wqe->first_psn);
 		s32 after = vroce_psn_diff(cb->psn, wqe->last_psn);
 
@@ -253,10 +256,12 @@ static void vroce_comp_pkt(struct vroce_qp *qp, struct sk_buff *skb)
 		if (after > 0) {
 			/*
 			 * A response past this WQE acknowledges a SEND or
-			 * WRITE; past a READ or atomic it means their
-			 * responses were lost: ask again.
+			 * WRITE, and a FLUSH or ATOMIC WRITE (the responder
+			 * executes in order, and they return no data); past a
+			 * READ or atomic it means their responses were lost:
+			 * ask again.
 			 */
-			if (rd) {
+			if (rd && !place) {
 				vroce_comp_gap(qp, i);
 				return;
 			}
@@ -271,7 +276,12 @@ static void vroce_comp_pkt(struct vroce_qp *qp, struct sk_buff *skb)
 				vroce_comp_nak(qp, i, syndrome, cb->psn);
 				return;
 			}
-			if (rd)
+			/*
+			 * A READ or atomic needs its data; a FLUSH or ATOMIC
+			 * WRITE is done by an ACK too (the answer to a
+			 * duplicate of it).
+			 */
+			if (rd && !place)
 				return;
 			if (after == 0) {
 				vroce_comp_done(qp, wqe, IB_WC_SUCCESS);
@@ -294,6 +304,16 @@ static void vroce_comp_pkt(struct vroce_qp *qp, struct sk_buff *skb)
 					vroce_comp_scatter(qp, wqe, 0, &orig,
 							   sizeof(orig)) ?
 					IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS);
+			vroce_comp_progress(qp);
+			return;
+		}
+		/* FLUSH, ATOMIC WRITE: a READ response without data. */
+		if (op == VROCE_READ_RESP_ONLY && place) {
+			if ((syndrome & VROCE_AETH_TYPE_MASK) != VROCE_AETH_ACK) {
+				vroce_comp_nak(qp, i, syndrome, cb->psn);
+				return;
+			}
+			vroce_comp_done(qp, wqe, IB_WC_SUCCESS);
 			vroce_comp_progress(qp);
 			return;
 		}

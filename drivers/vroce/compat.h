@@ -12,4 +12,14 @@
 
 #include "compat-generated.h"
 
+/*
+ * FLUSH and ATOMIC WRITE (HAVE_FLUSH_ATOMIC_WRITE): the MR and QP access
+ * right a FLUSH to global visibility needs; 0 where the kernel has none.
+ */
+#ifdef HAVE_FLUSH_ATOMIC_WRITE
+#define VROCE_ACCESS_FLUSH	IB_ACCESS_FLUSH_GLOBAL
+#else
+#define VROCE_ACCESS_FLUSH	0
+#endif
+
 #endif /* VROCE_COMPAT_H */

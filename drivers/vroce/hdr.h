@@ -101,6 +101,11 @@ struct vroce_feth {
 	__be32 bits;
 };
 
+/* FETH: placement type (bits 3..0), selectivity level (bits 5..4). */
+#define VROCE_FETH_PLT_MASK	0x0f
+#define VROCE_FETH_SEL_SHIFT	4
+#define VROCE_FETH_SEL_MASK	0x30
+
 static_assert(sizeof(struct vroce_bth) == 12);
 static_assert(sizeof(struct vroce_reth) == 16);
 static_assert(sizeof(struct vroce_aeth) == 4);
@@ -189,6 +194,25 @@ static inline void vroce_aeth_set(struct vroce_aeth *aeth, u8 syndrome,
 static inline u32 vroce_deth_sqp(const struct vroce_deth *deth)
 {
 	return be32_to_cpu(deth->sqp) & VROCE_QPN_MASK;
+}
+
+/* FETH accessors: placement type and selectivity level of a FLUSH. */
+static inline void vroce_feth_set(struct vroce_feth *feth, u8 type, u8 level)
+{
+	feth->bits = cpu_to_be32((type & VROCE_FETH_PLT_MASK) |
+				 ((level << VROCE_FETH_SEL_SHIFT) &
+				  VROCE_FETH_SEL_MASK));
+}
+
+static inline u8 vroce_feth_plt(const struct vroce_feth *feth)
+{
+	return be32_to_cpu(feth->bits) & VROCE_FETH_PLT_MASK;
+}
+
+static inline u8 vroce_feth_sel(const struct vroce_feth *feth)
+{
+	return (be32_to_cpu(feth->bits) & VROCE_FETH_SEL_MASK) >>
+	       VROCE_FETH_SEL_SHIFT;
 }
 
 /*

@@ -35,7 +35,8 @@
 				 IB_ACCESS_REMOTE_ATOMIC)
 /* Rights an MR can hold. */
 #define VROCE_MR_ACCESS		(IB_ACCESS_LOCAL_WRITE | VROCE_REMOTE_ACCESS | \
-				 IB_ACCESS_MW_BIND | IB_ZERO_BASED)
+				 IB_ACCESS_MW_BIND | IB_ZERO_BASED | \
+				 VROCE_ACCESS_FLUSH)
 /* Rights a window binding can grant. */
 #define VROCE_MW_ACCESS		(VROCE_REMOTE_ACCESS | IB_ZERO_BASED)
 

@@ -85,6 +85,15 @@ int vroce_query_device(struct ib_device *ibdev, struct ib_device_attr *attr,
 				 IB_DEVICE_MEM_MGT_EXTENSIONS |
 				 IB_DEVICE_MEM_WINDOW |
 				 IB_DEVICE_MEM_WINDOW_TYPE_2B;
+#ifdef HAVE_FLUSH_ATOMIC_WRITE
+	/*
+	 * FLUSH to global visibility (what the responder wrote is visible
+	 * when it answers) and ATOMIC WRITE.  Not FLUSH_PERSISTENT: vroce
+	 * has no persistent memory to make data durable in.
+	 */
+	attr->device_cap_flags |= IB_DEVICE_FLUSH_GLOBAL |
+				  IB_DEVICE_ATOMIC_WRITE;
+#endif
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	attr->max_send_sge = VROCE_MAX_SGE;
 	attr->max_recv_sge = VROCE_MAX_SGE;

@@ -34,7 +34,8 @@
 #define VROCE_QP_ACCESS		(IB_ACCESS_LOCAL_WRITE | \
 				 IB_ACCESS_REMOTE_WRITE | \
 				 IB_ACCESS_REMOTE_READ | \
-				 IB_ACCESS_REMOTE_ATOMIC)
+				 IB_ACCESS_REMOTE_ATOMIC | \
+				 VROCE_ACCESS_FLUSH)
 
 static const char * const vroce_qps_name[] = {
 	[IB_QPS_RESET]	= "RESET",

@@ -179,9 +179,34 @@ static int vroce_req_opcode(struct vroce_qp *qp, u32 wr_op, u32 i, u32 n)
 		return t == VROCE_OP_RC ? t | VROCE_CMP_SWAP : -1;
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
 		return t == VROCE_OP_RC ? t | VROCE_FETCH_ADD : -1;
+#ifdef HAVE_FLUSH_ATOMIC_WRITE
+	case IB_WR_FLUSH:
+		return t == VROCE_OP_RC ? t | VROCE_FLUSH : -1;
+	case IB_WR_ATOMIC_WRITE:
+		return t == VROCE_OP_RC ? t | VROCE_ATOMIC_WRITE : -1;
+#endif
 	default:
 		return -1;
 	}
+}
+
+/*
+ * RETH of a FLUSH: the range (or, at the MR level, just the key) from the
+ * WQE's flush fields, which overlay wr.rdma differently; and the FETH.
+ */
+static void vroce_req_flush_ext(struct rxe_send_wqe *wqe, u8 op, void *bth)
+{
+#ifdef HAVE_FLUSH_ATOMIC_WRITE
+	struct vroce_reth *reth = bth + vroce_opcode_ext_offset(op,
+							      VROCE_EXT_RETH);
+	struct vroce_feth *feth = bth + vroce_opcode_ext_offset(op,
+							      VROCE_EXT_FETH);
+
+	reth->va = cpu_to_be64(wqe->wr.wr.flush.remote_addr);
+	reth->rkey = cpu_to_be32(wqe->wr.wr.flush.rkey);
+	reth->len = cpu_to_be32(wqe->wr.wr.flush.length);
+	vroce_feth_set(feth, wqe->wr.wr.flush.type, wqe->wr.wr.flush.level);
+#endif
 }
 
 /*
@@ -194,6 +219,10 @@ static void vroce_req_ext(struct vroce_qp *qp, struct rxe_send_wqe *wqe,
 	u32 wr_op = wqe->wr.opcode;
 	int off;
 
+	if (vroce_opcode_has(op, VROCE_F_FLUSH)) {
+		vroce_req_flush_ext(wqe, op, bth);
+		return;
+	}
 	off = vroce_opcode_ext_offset(op, VROCE_EXT_RETH);
 	if (off > 0) {
 		struct vroce_reth *reth = bth + off;
@@ -236,10 +265,12 @@ static void vroce_req_ext(struct vroce_qp *qp, struct rxe_send_wqe *wqe,
 			cpu_to_be32(wqe->wr.ex.invalidate_rkey);
 }
 
+/* One request, a response to wait for, counted against max_rd_atomic. */
 static bool vroce_req_is_rd_atomic(u32 wr_op)
 {
 	return wr_op == IB_WR_RDMA_READ || wr_op == IB_WR_ATOMIC_CMP_AND_SWP ||
-	       wr_op == IB_WR_ATOMIC_FETCH_AND_ADD;
+	       wr_op == IB_WR_ATOMIC_FETCH_AND_ADD ||
+	       vroce_wr_is_placement(wr_op);
 }
 
 /* UD: the address of the WQE's AH, checked against the QP's PD. */
@@ -310,6 +341,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 	bool ud = !rc && qp->ibqp.qp_type != IB_QPT_UC;
 	u32 wr_op = wqe->wr.opcode, mtu, npkts, nsend, i, end, dqpn, start;
 	bool more = req->partial;
+	bool awrite = false;
 	u32 skip;
 	u32 max_rd = max_t(u32, qp->attr.max_rd_atomic, 1);
 	struct vroce_av av;
@@ -346,6 +378,9 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 		req->partial = false;
 		return true;
 	}
+#ifdef HAVE_FLUSH_ATOMIC_WRITE
+	awrite = wr_op == IB_WR_ATOMIC_WRITE;
+#endif
 	entropy = av.flow_label ? av.flow_label :
 		  rdma_calc_flow_label(qp->ibqp.qp_num, dqpn);
 
@@ -374,7 +409,9 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 
 	for (; i < end; i++) {
 		u32 off = i * mtu;
-		u32 len = vroce_req_is_rd_atomic(wr_op) ? 0 :
+		/* ATOMIC WRITE: the 8 bytes the WQE itself carries (wq.c) */
+		u32 len = awrite ? sizeof(u64) :
+			  vroce_req_is_rd_atomic(wr_op) ? 0 :
 			  min(wqe->dma.length - off, mtu);
 		int op = vroce_req_opcode(qp, wr_op, i, nsend);
 		unsigned int hdr = vroce_opcode_hdr_len(op);
@@ -394,8 +431,10 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 			      vroce_psn_add(wqe->first_psn,
 					    nsend == 1 ? start : i));
 		vroce_req_ext(qp, wqe, op, bth, skip);
-		if (len && vroce_req_gather(qp, wqe, off, (u8 *)bth + hdr,
-					    len)) {
+		if (awrite) {
+			memcpy((u8 *)bth + hdr, wqe->dma.inline_data, len);
+		} else if (len && vroce_req_gather(qp, wqe, off,
+						   (u8 *)bth + hdr, len)) {
 			kfree_skb(skb);
 			wqe->status = IB_WC_LOC_PROT_ERR;
 			wqe->state = VROCE_WQE_DONE;

@@ -12,8 +12,25 @@
 #include <linux/skbuff.h>
 #include <linux/timer.h>
 #include <linux/types.h>
+#include <rdma/ib_verbs.h>
+
+#include "compat.h"
 
 struct vroce_qp;
+
+/*
+ * FLUSH and ATOMIC WRITE: one request PSN, answered by a zero-length READ
+ * response; ordered and counted like READ and atomics (max_rd_atomic).
+ * Never true on a kernel without them (compat.h).
+ */
+static inline bool vroce_wr_is_placement(u32 wr_op)
+{
+#ifdef HAVE_FLUSH_ATOMIC_WRITE
+	return wr_op == IB_WR_FLUSH || wr_op == IB_WR_ATOMIC_WRITE;
+#else
+	return false;
+#endif
+}
 
 /* Send WQE progress, kept in rxe_send_wqe.state of the private slot. */
 enum vroce_wqe_state {

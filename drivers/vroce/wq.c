@@ -65,6 +65,7 @@
 #define VROCE_WR_RDMA		BIT(7)	/* remote address in wr.rdma */
 #define VROCE_WR_ATOMIC		BIT(8)	/* remote address in wr.atomic */
 #define VROCE_WR_LWRITE		BIT(9)	/* writes local memory */
+#define VROCE_WR_PLACEMENT	BIT(10)	/* FLUSH, ATOMIC WRITE: no SGEs */
 
 struct vroce_wr_info {
 	u16 flags;
@@ -72,8 +73,10 @@ struct vroce_wr_info {
 };
 
 /*
- * The opcodes vroce executes.  FLUSH and ATOMIC_WRITE (not advertised),
- * LSO, masked atomics and READ_WITH_INV (iWARP) are refused.
+ * The opcodes vroce executes.  LSO, masked atomics and READ_WITH_INV
+ * (iWARP) are refused.  FLUSH and ATOMIC_WRITE exist where the kernel has
+ * them, from user QPs only: librxe puts the 8 bytes of an ATOMIC WRITE in
+ * the WQE, a form kernel verbs have no field for.
  */
 static const struct vroce_wr_info vroce_wr_info[] = {
 	[IB_WR_RDMA_WRITE] = {
@@ -109,6 +112,15 @@ static const struct vroce_wr_info vroce_wr_info[] = {
 	[IB_WR_REG_MR] = {
 		VROCE_WR_RC | VROCE_WR_UC | VROCE_WR_LOCAL | VROCE_WR_KERNEL,
 		IB_WC_REG_MR },
+#ifdef HAVE_FLUSH_ATOMIC_WRITE
+	[IB_WR_FLUSH] = {
+		VROCE_WR_RC | VROCE_WR_USER | VROCE_WR_PLACEMENT,
+		IB_WC_FLUSH },
+	[IB_WR_ATOMIC_WRITE] = {
+		VROCE_WR_RC | VROCE_WR_USER | VROCE_WR_PLACEMENT |
+		VROCE_WR_RDMA,
+		IB_WC_ATOMIC_WRITE },
+#endif
 };
 
 static bool vroce_qp_is_ud(const struct vroce_qp *qp)
@@ -445,6 +457,46 @@ static enum ib_wc_status vroce_sq_check_ud(struct vroce_qp *qp,
 }
 
 /*
+ * FLUSH: no local data; the range (or the whole MR) and the key are in
+ * wr.flush, with a placement type and a selectivity level the responder
+ * acts on.  ATOMIC WRITE: its 8 bytes are in the WQE itself (where inline
+ * data goes), the remote address and key in wr.rdma; the responder checks
+ * the alignment, as for a peer's request.
+ */
+static enum ib_wc_status vroce_sq_check_placement(struct vroce_qp *qp,
+						  struct rxe_send_wqe *wqe)
+{
+#ifdef HAVE_FLUSH_ATOMIC_WRITE
+	struct vroce_sq *sq = &qp->sq;
+	u32 room = max_t(u32, sq->max_sge * sizeof(struct rxe_sge),
+			 sq->max_inline);
+
+	wqe->wr.send_flags &= ~IB_SEND_INLINE;
+	wqe->dma.num_sge = 0;
+	if (wqe->wr.opcode == IB_WR_FLUSH) {
+		u8 type = wqe->wr.wr.flush.type;
+
+		if (!type ||
+		    (type & ~(IB_FLUSH_GLOBAL | IB_FLUSH_PERSISTENT)) ||
+		    wqe->wr.wr.flush.level > IB_FLUSH_MR)
+			return IB_WC_LOC_QP_OP_ERR;
+		wqe->iova = wqe->wr.wr.flush.remote_addr;
+		wqe->dma.length = 0;
+		wqe->dma.resid = 0;
+		return IB_WC_SUCCESS;
+	}
+	/* the private slot keeps only what the caps allow */
+	if (wqe->dma.length != sizeof(u64) || room < sizeof(u64))
+		return IB_WC_LOC_LEN_ERR;
+	wqe->iova = wqe->wr.wr.rdma.remote_addr;
+	wqe->dma.resid = sizeof(u64);
+	return IB_WC_SUCCESS;
+#else
+	return IB_WC_LOC_QP_OP_ERR;
+#endif
+}
+
+/*
  * Check a user WQE copied into its private slot, and make it the form
  * the send path expects.  Every field is read from the copy only.
  */
@@ -474,6 +526,8 @@ static enum ib_wc_status vroce_sq_check_user(struct vroce_qp *qp,
 	wqe->dma.cur_sge = 0;
 	wqe->dma.sge_offset = 0;
 	wqe->dma.reserved = 0;
+	if (flags & VROCE_WR_PLACEMENT)
+		return vroce_sq_check_placement(qp, wqe);
 	if (flags & VROCE_WR_RDMA)
 		wqe->iova = wqe->wr.wr.rdma.remote_addr;
 	else if (flags & VROCE_WR_ATOMIC)
