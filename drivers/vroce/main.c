@@ -19,6 +19,7 @@ static void vroce_dealloc_driver(struct ib_device *ibdev)
 {
 	struct vroce_dev *vdev = to_vroce_dev(ibdev);
 
+	vroce_fault_cleanup(vdev);
 	vroce_loop_cleanup(vdev);
 	vroce_mcast_cleanup(vdev);
 	vroce_parent_del(vdev);
@@ -140,6 +141,7 @@ static int vroce_register(const char *name, struct net_device *ndev)
 	err = ib_register_device(ibdev, name, NULL);
 	if (err)
 		goto del_parent;
+	vroce_fault_init(vdev);
 	return 0;
 
 del_parent:
@@ -251,6 +253,7 @@ static int __init vroce_init(void)
 	if (err)
 		goto parent_exit;
 	rdma_link_register(&vroce_link_ops);
+	vroce_fault_module_init();
 	return 0;
 
 parent_exit:
@@ -271,6 +274,7 @@ static void __exit vroce_exit(void)
 	vroce_parent_class_exit();
 	unregister_module_notifier(&vroce_module_nb);
 	vroce_net_exit();
+	vroce_fault_module_exit();
 }
 
 module_init(vroce_init);

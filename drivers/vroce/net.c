@@ -73,7 +73,7 @@ static void vroce_drop(struct vroce_dev *vdev, struct sk_buff *skb,
  * is the BTH, the skb is linear and its network and transport headers are
  * set.  Every length comes from the wire: each is checked before use.
  */
-static void vroce_rcv(struct vroce_dev *vdev, struct sk_buff *skb)
+void __vroce_rcv(struct vroce_dev *vdev, struct sk_buff *skb)
 {
 	struct vroce_pkt pkt = { .vdev = vdev, .skb = skb };
 	struct udphdr *udph = udp_hdr(skb);
@@ -145,6 +145,14 @@ static void vroce_rcv(struct vroce_dev *vdev, struct sk_buff *skb)
 
 hdr_err:
 	vroce_drop(vdev, skb, VROCE_CNT_RX_HDR_ERR);
+}
+
+/* The receive entry: fault injection (fault.c) first, when set. */
+static void vroce_rcv(struct vroce_dev *vdev, struct sk_buff *skb)
+{
+	if (unlikely(READ_ONCE(vdev->fault_on)) && vroce_fault_rx(vdev, skb))
+		return;
+	__vroce_rcv(vdev, skb);
 }
 
 /*
@@ -434,6 +442,20 @@ static void vroce_push_ip(struct net *net, struct sk_buff *skb,
 int vroce_pkt_send(struct vroce_dev *vdev, const struct vroce_av *av,
 		   struct sk_buff *skb, u32 entropy)
 {
+	bool corrupt = false;
+
+	if (unlikely(READ_ONCE(vdev->fault_on))) {
+		skb = vroce_fault_tx(vdev, av, skb, entropy, &corrupt);
+		if (!skb)
+			return 0;
+	}
+	return __vroce_pkt_send(vdev, av, skb, entropy, corrupt);
+}
+
+/* vroce_pkt_send() below the fault hook; @corrupt: after the ICRC. */
+int __vroce_pkt_send(struct vroce_dev *vdev, const struct vroce_av *av,
+		     struct sk_buff *skb, u32 entropy, bool corrupt)
+{
 	struct net *net = dev_net(vdev->ndev);
 	struct vroce_dev *target;
 	struct dst_entry *dst;
@@ -461,6 +483,9 @@ int vroce_pkt_send(struct vroce_dev *vdev, const struct vroce_av *av,
 	icrc = vroce_icrc_packet(skb_network_header(skb), av->ipv6,
 				 skb->len - VROCE_ICRC_SIZE);
 	put_unaligned_le32(icrc, skb_tail_pointer(skb) - VROCE_ICRC_SIZE);
+	if (unlikely(corrupt))
+		vroce_fault_corrupt(vdev, skb, skb_transport_offset(skb) +
+				    sizeof(*udph));
 	vroce_counter_inc(vdev, VROCE_CNT_TX_PACKETS);
 
 	if (local) {

@@ -168,7 +168,8 @@ static int vroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 			  init->qp_type, err);
 		return err;
 	}
-	if (!vroce_count_get(&vdev->num_qps, VROCE_MAX_QP))
+	if (vroce_fault_alloc_fail(vdev) ||
+	    !vroce_count_get(&vdev->num_qps, VROCE_MAX_QP))
 		return -ENOMEM;
 
 	qp->qpn = kzalloc(sizeof(*qp->qpn), GFP_KERNEL);

@@ -62,6 +62,8 @@ static int vroce_create_srq(struct ib_srq *ibsrq,
 	struct vroce_ucontext *uc;
 	int err;
 
+	if (vroce_fault_alloc_fail(vdev))
+		return -ENOMEM;
 	if (init->srq_type != IB_SRQT_BASIC) {
 		vroce_dbg(vdev, "srq type %d not supported\n", init->srq_type);
 		return -EOPNOTSUPP;

@@ -40,6 +40,8 @@ int vroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	struct vroce_dev *vdev = to_vroce_dev(ibpd->device);
 
+	if (vroce_fault_alloc_fail(vdev))
+		return -ENOMEM;
 	if (atomic_inc_return(&vdev->num_pds) > VROCE_MAX_PD) {
 		atomic_dec(&vdev->num_pds);
 		return -ENOMEM;

@@ -23,6 +23,7 @@
 #include "ah.h"
 #include "counters.h"
 #include "cq.h"
+#include "fault.h"
 #include "mcast.h"
 #include "mr.h"
 #include "qp.h"
@@ -94,6 +95,8 @@
  *	the queue's own lock
  * @loop_work: delivers @loop_q to the receive path
  * @mcast: multicast groups with QPs of this device attached (mcast.c)
+ * @fault: fault injection state (fault.c), NULL without debugfs
+ * @fault_on: a fault knob is set: the one test on the packet paths
  * @num_pds: protection domains allocated, bounded by VROCE_MAX_PD; the
  *	other num_* count their objects against the VROCE_MAX_* limits
  */
@@ -123,6 +126,8 @@ struct vroce_dev {
 	struct sk_buff_head loop_q;
 	struct work_struct loop_work;
 	struct vroce_mcast mcast;
+	struct vroce_fault *fault;
+	bool fault_on;
 
 	atomic_t num_pds;
 	atomic_t num_qps;
