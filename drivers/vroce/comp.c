@@ -54,6 +54,10 @@ void vroce_comp_rcv(struct vroce_pkt *pkt)
 		kfree_skb(skb);
 		goto out;
 	}
+	if (!vroce_pkt_from_peer(pkt, qp)) {
+		kfree_skb(skb);
+		goto out;
+	}
 	cb = vroce_resp_cb(skb);
 	cb->psn = pkt->psn;
 	cb->paylen = pkt->paylen;

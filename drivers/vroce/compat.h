@@ -15,11 +15,17 @@
 /*
  * FLUSH and ATOMIC WRITE (HAVE_FLUSH_ATOMIC_WRITE): the MR and QP access
  * right a FLUSH to global visibility needs; 0 where the kernel has none.
+ * A QP may also be granted the persistent one: ib_cm grants both to every
+ * rdma_cm QP of a device with any FLUSH capability; the responder still
+ * refuses what the MR does not allow.
  */
 #ifdef HAVE_FLUSH_ATOMIC_WRITE
 #define VROCE_ACCESS_FLUSH	IB_ACCESS_FLUSH_GLOBAL
+#define VROCE_QP_ACCESS_FLUSH	(IB_ACCESS_FLUSH_GLOBAL | \
+				 IB_ACCESS_FLUSH_PERSISTENT)
 #else
 #define VROCE_ACCESS_FLUSH	0
+#define VROCE_QP_ACCESS_FLUSH	0
 #endif
 
 #endif /* VROCE_COMPAT_H */

@@ -31,6 +31,7 @@ static const struct rdma_stat_desc vroce_counter_descs[VROCE_CNT_COUNT] = {
 	[VROCE_CNT_PACKET_SEQ_ERR].name = "packet_seq_err",
 	[VROCE_CNT_RNR_NAK_RECEIVED].name = "rnr_nak_received",
 	[VROCE_CNT_IMPLIED_NAK_SEQ_ERR].name = "implied_nak_seq_err",
+	[VROCE_CNT_RX_ADDR_MISMATCH].name = "rx_addr_mismatch",
 };
 
 /**

@@ -32,6 +32,7 @@ enum vroce_counter {
 	VROCE_CNT_PACKET_SEQ_ERR,	/* PSN sequence error NAKs received */
 	VROCE_CNT_RNR_NAK_RECEIVED,	/* RNR NAKs received */
 	VROCE_CNT_IMPLIED_NAK_SEQ_ERR,	/* READ responses found lost */
+	VROCE_CNT_RX_ADDR_MISMATCH,	/* RC/UC: not from the QP's peer */
 	VROCE_CNT_COUNT,
 };
 

@@ -672,3 +672,26 @@ void vroce_net_exit(void)
 {
 	unregister_pernet_subsys(&vroce_net_ops);
 }
+
+/**
+ * vroce_pkt_from_peer() - did an RC/UC packet come from its QP's peer?
+ * @pkt: a received packet for @qp
+ * @qp: a connected (RC or UC) QP in RTR or later
+ *
+ * A connected QP takes packets only from the address its path names: the
+ * QPN and PSN of a connection are easy to guess, the source address of a
+ * packet on the wire is what a peer on another host cannot choose freely
+ * in a routed network.  Counted when it does not match.
+ *
+ * Return: true when the source address is the QP's destination GID.
+ */
+bool vroce_pkt_from_peer(const struct vroce_pkt *pkt, struct vroce_qp *qp)
+{
+	const union ib_gid *dgid = &qp->attr.ah_attr.grh.dgid;
+
+	if (likely(ipv6_addr_equal(&pkt->saddr,
+				   (const struct in6_addr *)dgid->raw)))
+		return true;
+	vroce_counter_inc(pkt->vdev, VROCE_CNT_RX_ADDR_MISMATCH);
+	return false;
+}

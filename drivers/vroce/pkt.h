@@ -95,6 +95,7 @@ int vroce_pkt_send(struct vroce_dev *vdev, const struct vroce_av *av,
 __be16 vroce_pkt_sport(u32 entropy);
 
 /* Receive dispatch (the engines; resp.c for requests, comp.c for responses). */
+bool vroce_pkt_from_peer(const struct vroce_pkt *pkt, struct vroce_qp *qp);
 void vroce_resp_rcv(struct vroce_pkt *pkt);
 void vroce_comp_rcv(struct vroce_pkt *pkt);
 

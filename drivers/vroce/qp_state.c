@@ -35,7 +35,7 @@
 				 IB_ACCESS_REMOTE_WRITE | \
 				 IB_ACCESS_REMOTE_READ | \
 				 IB_ACCESS_REMOTE_ATOMIC | \
-				 VROCE_ACCESS_FLUSH)
+				 VROCE_QP_ACCESS_FLUSH)
 
 static const char * const vroce_qps_name[] = {
 	[IB_QPS_RESET]	= "RESET",

@@ -1109,6 +1109,9 @@ void vroce_resp_rcv(struct vroce_pkt *pkt)
 	if (state != IB_QPS_RTR && state != IB_QPS_RTS &&
 	    state != IB_QPS_SQD && state != IB_QPS_SQE)
 		goto free;
+	if ((qp->ibqp.qp_type == IB_QPT_RC || qp->ibqp.qp_type == IB_QPT_UC) &&
+	    !vroce_pkt_from_peer(pkt, qp))
+		goto free;
 
 	__skb_queue_head_init(&out);
 	spin_lock_bh(&qp->resp.lock);
