@@ -15,7 +15,10 @@ vt_link_add vroce0 eth0
 ip4=$(vt_eth0_ipv4)
 
 # perf PROG ARGS...: server + client; the client must print a result table.
-perf() {
+# perf_once PROG ARGS...: one server + client run; returns 75 when perftest
+# could not measure the CPU clock (its linear fit of cycles against time
+# fails now and then on a loaded emulated host: "Can't produce a report").
+perf_once() {
 	local prog=$1 port=$((19000 + RANDOM % 1000)) out
 	shift
 	"$prog" -d vroce0 -x 1 -p "$port" "$@" >"$VROCE_JOB/srv.$$" 2>&1 &
@@ -44,11 +47,26 @@ perf() {
 	done
 	if [ "$rc" -ne 0 ]; then
 		kill "$srv" 2>/dev/null
+		wait "$srv" 2>/dev/null
+		grep -q "Can't produce a report" <<<"$out" && return 75
 		vt_fail "$prog $*: $out // server: $(tail -5 "$VROCE_JOB/srv.$$")"
 	fi
-	wait "$srv" || vt_fail "$prog $*: server failed: $(grep -v "^ [A-Z]\|^---\|GID" "$VROCE_JOB/srv.$$" | tail -8)"
+	if ! wait "$srv"; then
+		grep -q "Can't produce a report" "$VROCE_JOB/srv.$$" && return 75
+		vt_fail "$prog $*: server failed: $(grep -v "^ [A-Z]\|^---\|GID" "$VROCE_JOB/srv.$$" | tail -8)"
+	fi
 	grep -Eq '^ *[0-9]+ +[0-9]+ ' <<<"$out" || vt_fail "$prog $*: no results: $out"
 	vt_log "$prog $*: $(grep -E '^ *[0-9]+ +[0-9]+ ' <<<"$out" | tail -1)"
+}
+
+# perf PROG ARGS...: perf_once, again when perftest could not measure.
+perf() {
+	local try
+	for try in 1 2 3; do
+		perf_once "$@" && return 0
+		vt_log "$1: perftest could not measure the CPU clock (try $try)"
+	done
+	vt_fail "$*: perftest could not measure the CPU clock in 3 tries"
 }
 
 # Bandwidth over the whole sweep both ways of connecting; latency over the

@@ -32,6 +32,12 @@ why() {
 	grep -iE "error|fail|couldn't|unable|wrong" <<<"$1" | tail -5 ||
 		tail -3 <<<"$1"
 }
+# unmeasured OUT: perftest ran its iterations but could not measure the
+# CPU clock for its report (its linear fit fails now and then on a loaded
+# emulated host): the transfer completed, only the numbers are missing
+unmeasured() {
+	grep -q "Can't produce a report" <<<"$1"
+}
 run_pair() {
 	local name=$1 port=$2 out server rc try
 	shift 2
@@ -40,6 +46,7 @@ run_pair() {
 		if [ "$VROCE_ROLE" = "$server" ]; then
 			vt_barrier "s$step" || vt_fail "$name: peer lost"
 			out=$(vt_run_timeout 120 "$@" -p "$port" 2>&1) ||
+				unmeasured "$out" ||
 				vt_fail "$name server ($server): $(why "$out")"
 		else
 			vt_barrier "s$step" || vt_fail "$name: peer lost"
@@ -53,7 +60,7 @@ run_pair() {
 				grep -qi "couldn't connect\|unable to init the socket" \
 					<<<"$out" || break
 			done
-			[ "$rc" -eq 0 ] ||
+			[ "$rc" -eq 0 ] || unmeasured "$out" ||
 				vt_fail "$name client (server $server, try $try): $(why "$out")"
 		fi
 		vt_log "$name (server $server): $(tail -2 <<<"$out" | head -1)"
