@@ -76,13 +76,6 @@ static struct rxe_send_wqe *vroce_comp_wqe(struct vroce_qp *qp, u32 index)
 }
 
 /* WQEs that wait for a response and count against max_rd_atomic. */
-static bool vroce_comp_is_rd_atomic(u32 wr_op)
-{
-	return wr_op == IB_WR_RDMA_READ || wr_op == IB_WR_ATOMIC_CMP_AND_SWP ||
-	       wr_op == IB_WR_ATOMIC_FETCH_AND_ADD ||
-	       vroce_wr_is_placement(wr_op);
-}
-
 /*
  * The retransmit timer measures time without progress: it is pushed back
  * only when a response completes something (and started by the requester
@@ -120,7 +113,7 @@ static void vroce_comp_rewind(struct vroce_qp *qp, u32 index, u32 psn)
 
 	if (wqe->wr.opcode == IB_WR_RDMA_READ)
 		resume = wqe->ack_length / mtu;
-	else if (vroce_comp_is_rd_atomic(wqe->wr.opcode))
+	else if (vroce_wr_is_rd_atomic(wqe->wr.opcode))
 		resume = 0;
 	else
 		resume = clamp_t(s32, vroce_psn_diff(psn, wqe->first_psn),
@@ -130,7 +123,7 @@ static void vroce_comp_rewind(struct vroce_qp *qp, u32 index, u32 psn)
 		struct rxe_send_wqe *w = vroce_comp_wqe(qp, i);
 
 		if (w->state == VROCE_WQE_SENT &&
-		    vroce_comp_is_rd_atomic(w->wr.opcode))
+		    vroce_wr_is_rd_atomic(w->wr.opcode))
 			req->rd_atomic--;
 		w->state = VROCE_WQE_PENDING;
 		vroce_sq_slot(sq, i)->resume = i == index ? resume : 0;
@@ -166,7 +159,7 @@ static void vroce_comp_done(struct vroce_qp *qp, struct rxe_send_wqe *wqe,
 			    enum ib_wc_status status)
 {
 	if (wqe->state == VROCE_WQE_SENT &&
-	    vroce_comp_is_rd_atomic(wqe->wr.opcode))
+	    vroce_wr_is_rd_atomic(wqe->wr.opcode))
 		qp->req.rd_atomic--;
 	wqe->state = VROCE_WQE_DONE;
 	wqe->status = status;
@@ -248,7 +241,7 @@ static void vroce_comp_pkt(struct vroce_qp *qp, struct sk_buff *skb)
 
 	for (i = sq->head; i != sq->next; i++) {
 		struct rxe_send_wqe *wqe = vroce_comp_wqe(qp, i);
-		bool rd = vroce_comp_is_rd_atomic(wqe->wr.opcode);
+		bool rd = vroce_wr_is_rd_atomic(wqe->wr.opcode);
 		bool place = vroce_wr_is_placement(wqe->wr.opcode);
 		s32 before = vroce_psn_diff(cb->psn, wqe->first_psn);
 		s32 after = vroce_psn_diff(cb->psn, wqe->last_psn);

@@ -266,13 +266,6 @@ static void vroce_req_ext(struct vroce_qp *qp, struct rxe_send_wqe *wqe,
 }
 
 /* One request, a response to wait for, counted against max_rd_atomic. */
-static bool vroce_req_is_rd_atomic(u32 wr_op)
-{
-	return wr_op == IB_WR_RDMA_READ || wr_op == IB_WR_ATOMIC_CMP_AND_SWP ||
-	       wr_op == IB_WR_ATOMIC_FETCH_AND_ADD ||
-	       vroce_wr_is_placement(wr_op);
-}
-
 /* UD: the address of the WQE's AH, checked against the QP's PD. */
 static int vroce_req_ud_av(struct vroce_qp *qp, struct vroce_sq_slot *slot,
 			   struct rxe_send_wqe *wqe, struct vroce_av *av,
@@ -309,7 +302,7 @@ static s32 vroce_req_room(struct vroce_qp *qp, u32 psn)
 
 	if (qp->sq.head == qp->sq.next)
 		return VROCE_REQ_WINDOW;
-	if (!vroce_req_is_rd_atomic(head->wr.opcode))
+	if (!vroce_wr_is_rd_atomic(head->wr.opcode))
 		oldest = vroce_psn_add(oldest, head->ack_length /
 				       ib_mtu_enum_to_int(qp->attr.path_mtu));
 	return VROCE_REQ_WINDOW - vroce_psn_diff(psn, oldest);
@@ -353,7 +346,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 	if (more) {
 		if (vroce_req_room(qp, req->psn) <= 0)
 			return false;
-	} else if (rc && vroce_req_is_rd_atomic(wr_op) &&
+	} else if (rc && vroce_wr_is_rd_atomic(wr_op) &&
 		   req->rd_atomic >= max_rd) {
 		return false;
 	} else if (rc && (wqe->wr.send_flags & IB_SEND_FENCE) &&
@@ -386,9 +379,8 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 
 	/* A READ uses one PSN per response packet; it sends one request. */
 	npkts = wqe->dma.length ? DIV_ROUND_UP(wqe->dma.length, mtu) : 1;
-	nsend = wr_op == IB_WR_RDMA_READ || vroce_req_is_rd_atomic(wr_op) ?
-		1 : npkts;
-	if (vroce_req_is_rd_atomic(wr_op) && wr_op != IB_WR_RDMA_READ)
+	nsend = vroce_wr_is_rd_atomic(wr_op) ? 1 : npkts;
+	if (vroce_wr_is_rd_atomic(wr_op) && wr_op != IB_WR_RDMA_READ)
 		npkts = 1;
 
 	wqe->status = IB_WC_SUCCESS;
@@ -411,7 +403,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 		u32 off = i * mtu;
 		/* ATOMIC WRITE: the 8 bytes the WQE itself carries (wq.c) */
 		u32 len = awrite ? sizeof(u64) :
-			  vroce_req_is_rd_atomic(wr_op) ? 0 :
+			  vroce_wr_is_rd_atomic(wr_op) ? 0 :
 			  min(wqe->dma.length - off, mtu);
 		int op = vroce_req_opcode(qp, wr_op, i, nsend);
 		unsigned int hdr = vroce_opcode_hdr_len(op);
@@ -462,7 +454,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 	if (more)
 		return true;
 	wqe->state = VROCE_WQE_SENT;
-	if (vroce_req_is_rd_atomic(wr_op))
+	if (vroce_wr_is_rd_atomic(wr_op))
 		req->rd_atomic++;
 	if (qp->attr.timeout && !req->dying && !timer_pending(&req->timer))
 		mod_timer(&req->timer, jiffies + vroce_req_timeout(qp));

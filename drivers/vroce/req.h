@@ -32,6 +32,17 @@ static inline bool vroce_wr_is_placement(u32 wr_op)
 #endif
 }
 
+/*
+ * READ, the atomics, FLUSH and ATOMIC WRITE: one request packet each,
+ * answered by responses of their own, counted against max_rd_atomic.
+ */
+static inline bool vroce_wr_is_rd_atomic(u32 wr_op)
+{
+	return wr_op == IB_WR_RDMA_READ || wr_op == IB_WR_ATOMIC_CMP_AND_SWP ||
+	       wr_op == IB_WR_ATOMIC_FETCH_AND_ADD ||
+	       vroce_wr_is_placement(wr_op);
+}
+
 /* Send WQE progress, kept in rxe_send_wqe.state of the private slot. */
 enum vroce_wqe_state {
 	VROCE_WQE_PENDING = 0,	/* not sent, or to be sent again */
