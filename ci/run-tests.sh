@@ -33,6 +33,8 @@ to that capture, and can fail the scenario.  Job directories (logs, kernel
 logs, consoles, captures) stay in $VROCE_CACHE/jobs for a day.
 VROCE_BOOT_TIMEOUT=S replaces the host's limit for one boot (by default 240 s
 plus every scenario's timeout + 30 s), after which the VM counts as hung.
+Exported VT_<NAME>_SECS variables reach the scenarios (VT_SOAK_SECS=600 runs
+the long soak of 54-soak).
 
 EOT
 }
@@ -236,6 +238,12 @@ run_boot() {
 		roles=(single) sfxs=("")
 		nets=("$VT_SINGLE_NETDEV")
 	fi
+	# Scenario durations the caller exported (VT_SOAK_SECS=600 for the
+	# long soak, VT_FUZZ_SECS...) reach the guest.
+	local v
+	for v in $(compgen -e | grep -E '^VT_[A-Z0-9_]+_SECS$'); do
+		extra+=("$v=${!v}")
+	done
 	vt_write_env "$job" "$abi" scenarios "${extra[@]}"
 	echo "== [$series] $kind boot: $# scenario(s), job $job"
 

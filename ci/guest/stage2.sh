@@ -8,7 +8,7 @@
 # It sets the system up, runs the job the host left in /job, saves the
 # kernel log and powers off.  /job/job.env (written by ci/vm/lib.sh) holds
 # VROCE_JOB_KIND=scenarios|command, VROCE_SRC, VROCE_ABI, VROCE_KERNEL,
-# VROCE_KO and for the pcap option VROCE_PCAP_DIR.
+# VROCE_KO, for the pcap option VROCE_PCAP_DIR, and VT_*_SECS durations.
 #   scenarios: /job/scenarios lists scenario scripts (one path per line);
 #              results go to /job/results[.ROLE], logs to /job/NAME[.ROLE].log
 #   command:   /job/command is run with bash -c; its output goes to
@@ -75,6 +75,10 @@ done
 # shellcheck source=/dev/null
 . /job/job.env
 export VROCE_SRC VROCE_ABI VROCE_KERNEL VROCE_KO
+# Scenario durations passed through by ci/run-tests.sh (VT_SOAK_SECS...).
+for v in $(compgen -v | grep -E '^VT_[A-Z0-9_]+_SECS$'); do
+	export "${v?}"
+done
 export VROCE_JOB=/job VROCE_ROLE=$ROLE
 # shellcheck source=ci/guest/klog.sh
 . "$VROCE_SRC/ci/guest/klog.sh"
