@@ -3,7 +3,8 @@
 #
 # KUnit suites of the driver's pure logic (drivers/vroce/tests/: PSN
 # arithmetic, header accessors, the opcode table, encode/decode round trips,
-# the ICRC against captured packets).  Loading vroce_test.ko runs them; the
+# the ICRC against captured packets, ring index arithmetic with hostile
+# user indices, the QP state transition table).  Loading vroce_test.ko runs them; the
 # KTAP results are read from debugfs (kunit/<suite>/results), or from the
 # kernel log where KUnit has no debugfs, and copied to the job directory
 # (05-kunit.ktap).  Fails on any "not ok"; a KASAN, UBSAN or lockdep report
@@ -24,6 +25,8 @@ grep -q '^vroce_test ' /proc/modules && vt_fail "vroce_test already loaded"
 kdir=/sys/kernel/debug/kunit
 ktap=$VROCE_JOB/$VT_NAME.ktap
 before=$(ls "$kdir" 2>/dev/null || true)
+# The ring code and the QP state table tests use ib_core.
+modprobe ib_core || vt_fail "modprobe ib_core"
 vt_klog_mark
 # The suites run inside insmod (module load notifier): when it returns,
 # the results are complete.
@@ -45,7 +48,7 @@ fi
 rmmod vroce_test || vt_fail "rmmod vroce_test"
 
 [ "${#suites[@]}" -gt 0 ] || vt_fail "no vroce_* KUnit suite ran"
-for s in vroce_hdr vroce_opcode vroce_icrc; do
+for s in vroce_hdr vroce_opcode vroce_icrc vroce_queue vroce_qp_state; do
 	grep -qE "^ *ok [0-9]+ $s\$" "$ktap" ||
 		vt_fail "suite $s did not pass: $(grep -E "^ *(not )?ok [0-9]+ $s" "$ktap" || echo missing)"
 done

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vroce_test.ko: KUnit suites for the pure logic of vroce.  The module
- * compiles its own copy of the driver sources under test (they have no
- * state and no ib_core dependencies), so it loads without vroce.ko and the
- * driver needs no test-only exports.
+ * compiles its own copy of the driver sources under test (they hold no
+ * state; the ring code and the QP state table need ib_core), so it loads
+ * without vroce.ko and the driver needs no test-only exports.
  */
 #include <linux/module.h>
 
 #include "../icrc.c"
 #include "../opcode.c"
+#include "../queue.c"
 
 MODULE_DESCRIPTION("KUnit tests of the vroce RoCEv2 driver's pure logic");
 MODULE_LICENSE("GPL");
