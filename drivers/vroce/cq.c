@@ -161,7 +161,8 @@ static int vroce_cq_init(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		vroce_dbg(vdev, "response buffer too small\n");
 		return -EINVAL;
 	}
-	if (!vroce_count_get(&vdev->num_cqs, VROCE_MAX_CQ))
+	if (vroce_fault_alloc_fail(vdev) ||
+	    !vroce_count_get(&vdev->num_cqs, VROCE_MAX_CQ))
 		return -ENOMEM;
 
 	spin_lock_init(&cq->lock);

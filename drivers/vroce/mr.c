@@ -171,7 +171,8 @@ static struct vroce_mr *vroce_mr_alloc(struct ib_pd *pd,
 	struct vroce_dev *vdev = to_vroce_dev(pd->device);
 	struct vroce_mr *mr;
 
-	if (!vroce_count_get(&vdev->num_mrs, VROCE_MAX_MR))
+	if (vroce_fault_alloc_fail(vdev) ||
+	    !vroce_count_get(&vdev->num_mrs, VROCE_MAX_MR))
 		return ERR_PTR(-ENOMEM);
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr) {
@@ -917,7 +918,8 @@ static int vroce_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 
 	if (ibmw->type != IB_MW_TYPE_1 && ibmw->type != IB_MW_TYPE_2)
 		return -EINVAL;
-	if (!vroce_count_get(&vdev->num_mws, VROCE_MAX_MW))
+	if (vroce_fault_alloc_fail(vdev) ||
+	    !vroce_count_get(&vdev->num_mws, VROCE_MAX_MW))
 		return -ENOMEM;
 
 	refcount_set(&mw->ref, 1);
