@@ -896,6 +896,28 @@ static bool vroce_resp_seq_ok(struct vroce_resp *resp, struct vroce_pkt *pkt)
 	return pkt->flags & VROCE_F_FIRST;
 }
 
+/*
+ * Does the QP's qp_access_flags let the peer do this?  A valid rkey is
+ * not enough: a QP brought up without remote rights must refuse remote
+ * access to any MR of its PD (a remote access error, as for a bad key).
+ * FLUSH needs one of the flush rights; which one its placement type asks
+ * for is not checked yet.
+ */
+static bool vroce_resp_qp_allows(struct vroce_qp *qp, struct vroce_pkt *pkt)
+{
+	int access = READ_ONCE(qp->attr.qp_access_flags);
+
+	if (pkt->flags & VROCE_F_READ)
+		return access & IB_ACCESS_REMOTE_READ;
+	if (pkt->flags & VROCE_F_ATOMIC)
+		return access & IB_ACCESS_REMOTE_ATOMIC;
+	if (pkt->flags & (VROCE_F_WRITE | VROCE_F_ATOMIC_WRITE))
+		return access & IB_ACCESS_REMOTE_WRITE;
+	if (pkt->flags & VROCE_F_FLUSH)
+		return access & VROCE_QP_ACCESS_FLUSH;
+	return true;
+}
+
 static enum vroce_resp_result vroce_resp_execute(struct vroce_qp *qp,
 						 struct vroce_pkt *pkt,
 						 struct sk_buff_head *out)
@@ -907,6 +929,8 @@ static enum vroce_resp_result vroce_resp_execute(struct vroce_qp *qp,
 		vroce_counter_inc(qp->vdev, VROCE_CNT_RESP_INVALID_REQUEST);
 		return VROCE_RESP_INVALID;
 	}
+	if (!vroce_resp_qp_allows(qp, pkt))
+		return vroce_resp_access_err(qp);
 	if (pkt->flags & VROCE_F_READ)
 		return vroce_resp_read(qp, pkt, out);
 	if (pkt->flags & VROCE_F_ATOMIC)
