@@ -311,17 +311,24 @@ static struct sk_buff *vroce_resp_skb(struct vroce_qp *qp, u8 opcode, u32 psn,
 	return skb;
 }
 
-static void vroce_resp_queue_ack(struct vroce_qp *qp, struct sk_buff_head *out,
-				 u8 syndrome, u32 psn)
+/* A packet of BTH and AETH only: @op is an ACK or an empty READ response. */
+static void vroce_resp_queue_aeth(struct vroce_qp *qp, struct sk_buff_head *out,
+				  u8 op, u8 syndrome, u32 psn)
 {
 	struct vroce_bth *bth;
 	struct sk_buff *skb;
 
-	skb = vroce_resp_skb(qp, VROCE_OP_RC | VROCE_ACK, psn, 0, &bth);
+	skb = vroce_resp_skb(qp, VROCE_OP_RC | op, psn, 0, &bth);
 	if (!skb)
 		return;
 	vroce_aeth_set((struct vroce_aeth *)(bth + 1), syndrome, qp->resp.msn);
 	__skb_queue_tail(out, skb);
+}
+
+static void vroce_resp_queue_ack(struct vroce_qp *qp, struct sk_buff_head *out,
+				 u8 syndrome, u32 psn)
+{
+	vroce_resp_queue_aeth(qp, out, VROCE_ACK, syndrome, psn);
 }
 
 /*
@@ -855,9 +862,15 @@ static enum vroce_resp_result vroce_resp_atomic(struct vroce_qp *qp,
 	return VROCE_RESP_REPLIED;
 }
 
-/* ATOMIC WRITE (8 bytes written as one) and FLUSH (placement is done). */
+/*
+ * ATOMIC WRITE (8 bytes written as one) and FLUSH (placement is done).
+ * Both are answered with an RDMA READ response without data, whether or
+ * not the requester asked for an ACK, as IBTA's memory placement
+ * extensions and rdma_rxe do; the completer takes an ACK as well.
+ */
 static enum vroce_resp_result vroce_resp_placement(struct vroce_qp *qp,
-						   struct vroce_pkt *pkt)
+						   struct vroce_pkt *pkt,
+						   struct sk_buff_head *out)
 {
 	struct vroce_reth *reth = vroce_pkt_ext(pkt, VROCE_EXT_RETH);
 	bool awrite = pkt->flags & VROCE_F_ATOMIC_WRITE;
@@ -868,22 +881,28 @@ static enum vroce_resp_result vroce_resp_placement(struct vroce_qp *qp,
 
 	if (awrite && (pkt->paylen != sizeof(u64) || (va & 7)))
 		return VROCE_RESP_INVALID;
-	if (!len)
-		return VROCE_RESP_OK;
-	mr = vroce_mr_lookup_rkey(qp->vdev, qp->ibqp.pd, qp->ibqp.qp_num,
-				  be32_to_cpu(reth->rkey), &va, len,
-				  awrite ? IB_ACCESS_REMOTE_WRITE : 0);
-	if (IS_ERR(mr)) {
-		vroce_counter_inc(qp->vdev, VROCE_CNT_RESP_REMOTE_ACCESS_ERRORS);
-		return VROCE_RESP_ACCESS;
+	if (len) {
+		mr = vroce_mr_lookup_rkey(qp->vdev, qp->ibqp.pd,
+					  qp->ibqp.qp_num,
+					  be32_to_cpu(reth->rkey), &va, len,
+					  awrite ? IB_ACCESS_REMOTE_WRITE : 0);
+		if (IS_ERR(mr))
+			return vroce_resp_access_err(qp);
+		if (awrite) {
+			spin_lock(&vroce_atomic_lock);
+			err = vroce_mr_copy(mr, va, vroce_pkt_payload(pkt), len,
+					    true);
+			spin_unlock(&vroce_atomic_lock);
+		}
+		vroce_mr_put(mr);
+		if (err)
+			return VROCE_RESP_ACCESS;
 	}
-	if (awrite) {
-		spin_lock(&vroce_atomic_lock);
-		err = vroce_mr_copy(mr, va, vroce_pkt_payload(pkt), len, true);
-		spin_unlock(&vroce_atomic_lock);
-	}
-	vroce_mr_put(mr);
-	return err ? VROCE_RESP_ACCESS : VROCE_RESP_OK;
+	qp->resp.msn = (qp->resp.msn + 1) & VROCE_AETH_MSN_MASK;
+	qp->resp.epsn = vroce_psn_add(pkt->psn, 1);
+	vroce_resp_queue_aeth(qp, out, VROCE_READ_RESP_ONLY,
+			      VROCE_AETH_ACK_UNLIMITED, pkt->psn);
+	return VROCE_RESP_REPLIED;
 }
 
 /* Is @pkt the packet the message in progress (or its absence) allows? */
@@ -940,7 +959,7 @@ static enum vroce_resp_result vroce_resp_execute(struct vroce_qp *qp,
 	else if (pkt->flags & VROCE_F_WRITE)
 		r = vroce_resp_write(qp, pkt);
 	else
-		r = vroce_resp_placement(qp, pkt);
+		return vroce_resp_placement(qp, pkt, out);
 	if (r != VROCE_RESP_OK)
 		return r;
 
