@@ -19,6 +19,20 @@ vt_link_add() {
 # vt_port_state DEV: "ACTIVE", "DOWN", ... from sysfs ("4: ACTIVE").
 vt_port_state() { sed 's/^[0-9]*: //' "$(vt_sys "$1")/ports/1/state"; }
 
+# vt_vroce_netns_pair: two hosts in one VM: namespaces vtA and vtB on a
+# veth pair (192.168.77.1 and .2, vt_netns_pair), vroceA on vtA and vroceB
+# on vtB, both ports ACTIVE.  Fails the scenario otherwise.
+vt_vroce_netns_pair() {
+	local d
+	vt_netns_pair A B
+	vt_link_add vroceA vtA vtA
+	vt_link_add vroceB vtB vtB
+	for d in vroceA vroceB; do
+		vt_wait_for "[ \"\$(vt_port_state $d)\" = ACTIVE ]" 30 ||
+			vt_fail "$d port not ACTIVE: $(vt_port_state "$d")"
+	done
+}
+
 # vt_refcnt: vroce's module reference count ("" when not loaded).
 vt_refcnt() { cat /sys/module/vroce/refcnt 2>/dev/null; }
 

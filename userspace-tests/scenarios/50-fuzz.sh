@@ -37,13 +37,7 @@ PEER=192.168.77.3	# the victims' peer, spoofed by the fuzzer
 [ -x "$FUZZ" ] || vt_skip "$FUZZ not built (make -C userspace-tests tests)"
 
 vt_load_vroce
-vt_netns_pair A B
-vt_link_add vroceA vtA vtA
-vt_link_add vroceB vtB vtB
-for d in vroceA vroceB; do
-	vt_wait_for "[ \"\$(vt_port_state $d)\" = ACTIVE ]" 30 ||
-		vt_fail "$d port not ACTIVE: $(vt_port_state "$d")"
-done
+vt_vroce_netns_pair
 # The victims' replies to $PEER go to a MAC nobody has: vtB's stack drops
 # them as another host's, so nothing answers them.
 ip -n vtA neigh replace "$PEER" lladdr 02:00:00:77:00:03 dev vtA nud permanent

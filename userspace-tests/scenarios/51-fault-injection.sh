@@ -23,13 +23,7 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug ||
 	vt_skip "no debugfs"
 
 vt_load_vroce
-vt_netns_pair A B
-vt_link_add vroceA vtA vtA
-vt_link_add vroceB vtB vtB
-for d in vroceA vroceB; do
-	vt_wait_for "[ \"\$(vt_port_state $d)\" = ACTIVE ]" 30 ||
-		vt_fail "$d port not ACTIVE: $(vt_port_state "$d")"
-done
+vt_vroce_netns_pair
 [ -d "$FI" ] || vt_fail "no $FI"
 
 # fail_alloc_next: the next creation fails, nothing is left behind

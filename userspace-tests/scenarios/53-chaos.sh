@@ -73,13 +73,7 @@ res() {
 pair_up() {
 	ip netns del vtA 2>/dev/null || true
 	ip netns del vtB 2>/dev/null || true
-	vt_netns_pair A B
-	vt_link_add vroceA vtA vtA
-	vt_link_add vroceB vtB vtB
-	for d in vroceA vroceB; do
-		vt_wait_for "[ \"\$(vt_port_state $d)\" = ACTIVE ]" 30 ||
-			vt_fail "$d port not ACTIVE: $(vt_port_state "$d")"
-	done
+	vt_vroce_netns_pair
 	vt_log "[${SECONDS}s] vroceA and vroceB up"
 }
 

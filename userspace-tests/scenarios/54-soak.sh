@@ -28,12 +28,8 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug ||
 	vt_skip "no debugfs"
 
 vt_load_vroce
-vt_netns_pair A B
-vt_link_add vroceA vtA vtA
-vt_link_add vroceB vtB vtB
+vt_vroce_netns_pair
 for d in vroceA vroceB; do
-	vt_wait_for "[ \"\$(vt_port_state $d)\" = ACTIVE ]" 30 ||
-		vt_fail "$d port not ACTIVE: $(vt_port_state "$d")"
 	echo 10 >"/sys/kernel/debug/vroce/$d/tx_drop_permille"
 done
 trap 'for d in vroceA vroceB; do echo 0 >"/sys/kernel/debug/vroce/$d/tx_drop_permille"; done 2>/dev/null || true' EXIT
