@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 400
+# timeout: 1500
 #
 # Chaos: vroce devices torn down under live RC traffic, processes killed
 # mid-transfer, injected allocation failures, 10,000 QP create/destroy
@@ -219,7 +219,7 @@ note "5: fail_alloc_next: $(grep -c '^ok' <<<"$out") checks ok, $(($(cat "$FI/co
 
 # --- 6. QP churn
 orc=0
-out=$(timeout 300 "$OBJ" -d vroceA -n "$CHURN" -e 16 churn 2>&1) || orc=$?
+out=$(timeout 1000 "$OBJ" -d vroceA -n "$CHURN" -e 16 churn 2>&1) || orc=$?
 echo "$out" >&2
 [ "$orc" -eq 0 ] || vt_fail "6: chaos_objects churn exit $orc: $(grep -m3 FAIL <<<"$out")"
 note "6: $(grep -m1 '^ok   churn' <<<"$out" | cut -d: -f2-)"
