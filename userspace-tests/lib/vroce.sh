@@ -19,6 +19,17 @@ vt_link_add() {
 # vt_port_state DEV: "ACTIVE", "DOWN", ... from sysfs ("4: ACTIVE").
 vt_port_state() { sed 's/^[0-9]*: //' "$(vt_sys "$1")/ports/1/state"; }
 
+# vt_vroce0_up: load vroce, create vroce0 on eth0 and wait for its IPv4
+# GID (index 1), as the loopback scenarios need.  Fails the scenario
+# otherwise.
+vt_vroce0_up() {
+	vt_load_vroce
+	ip link set eth0 up
+	vt_link_add vroce0 eth0
+	vt_wait_for "grep -q ':ffff:' $(vt_sys vroce0)/ports/1/gids/1" 10 ||
+		vt_fail "no IPv4 GID at index 1"
+}
+
 # vt_vroce_netns_pair: two hosts in one VM: namespaces vtA and vtB on a
 # veth pair (192.168.77.1 and .2, vt_netns_pair), vroceA on vtA and vroceB
 # on vtB, both ports ACTIVE.  Fails the scenario otherwise.

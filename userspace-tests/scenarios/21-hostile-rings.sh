@@ -17,11 +17,7 @@
 bin=$VROCE_SRC/userspace-tests/bin/hostile_rings
 [ -x "$bin" ] || vt_skip "$bin not built (make -C userspace-tests tests)"
 
-vt_load_vroce
-ip link set eth0 up
-vt_link_add vroce0 eth0
-vt_wait_for "grep -q ':ffff:' $(vt_sys vroce0)/ports/1/gids/1" 10 ||
-	vt_fail "no IPv4 GID at index 1"
+vt_vroce0_up
 
 base=$(rdma resource show vroce0)
 vt_log "resources before: $base"

@@ -39,11 +39,7 @@ set -uo pipefail
 bin=$VROCE_SRC/userspace-tests/bin/mem_protect
 [ -x "$bin" ] || vt_skip "$bin not built (make -C userspace-tests tests)"
 
-vt_load_vroce
-ip link set eth0 up
-vt_link_add vroce0 eth0
-vt_wait_for "grep -q ':ffff:' $(vt_sys vroce0)/ports/1/gids/1" 10 ||
-	vt_fail "no IPv4 GID at index 1"
+vt_vroce0_up
 vt_wait_for "[ \"\$(vt_port_state vroce0)\" = ACTIVE ]" 30 ||
 	vt_fail "vroce0 port not ACTIVE: $(vt_port_state vroce0)"
 
