@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 300
+# timeout: 900
 #
 # Packet fuzzer against a live device while real RC traffic runs.  Two
 # namespaces on a veth pair, a vroce device in each.  vroce_fuzz (in vtB)
-# sends VT_FUZZ_SECS (default 30) seconds of mutated RoCEv2 packets at
-# vroceA (192.168.77.1): every opcode and invalid ones, truncated and
-# oversized headers, wrong UDP lengths and pad counts, bad ICRCs and valid
+# sends VT_FUZZ_SECS (default 30, at most 600) seconds of mutated RoCEv2
+# packets at vroceA (192.168.77.1): every opcode and invalid ones, truncated
+# and oversized headers, wrong UDP lengths and pad counts, bad ICRCs and valid
 # ICRCs over garbage, at random and real QPNs from addresses that are no
 # QP's peer.  It also owns victim QPs on vroceA (RC, UC, UD) whose peer is
 # 192.168.77.3, an address it spoofs, so its requests get past the address
@@ -31,6 +31,7 @@ BIN=$VROCE_SRC/userspace-tests/bin/rc_integrity
 FUZZ=$VROCE_SRC/userspace-tests/bin/vroce_fuzz
 PORT=19875
 FUZZ_SECS=${VT_FUZZ_SECS:-30}
+[ "$FUZZ_SECS" -le 600 ] || FUZZ_SECS=600
 PEER=192.168.77.3	# the victims' peer, spoofed by the fuzzer
 
 [ -x "$BIN" ] || vt_skip "$BIN not built (make -C userspace-tests tests)"
