@@ -44,6 +44,16 @@
 #define VROCE_RESP_MAX_JOBS	(2 * VROCE_MAX_QP_RD_ATOM)
 #define VROCE_RESP_MAX_AFTER	256
 
+/*
+ * Executed packets acknowledged at least this often, AckReq or not.  A
+ * sender that asks only at message ends (rdma_rxe: every 64 packets) and
+ * is slowed down by its own transmit queue would otherwise see its
+ * retransmission timer expire under a long message that arrives intact;
+ * rdma_rxe 6.1 then resends from a stale PSN and can shift a SEND's
+ * packets by one, which ends the message with a length error.
+ */
+#define VROCE_RESP_ACK_EVERY	8
+
 /* Serialises atomics of all devices, so a compare-and-swap is atomic. */
 static DEFINE_SPINLOCK(vroce_atomic_lock);
 
@@ -183,6 +193,7 @@ void vroce_resp_reset(struct vroce_qp *qp, u32 rq_psn)
 	resp->msn = 0;
 	resp->nak_sent = false;
 	resp->dup_acked = false;
+	resp->unacked = 0;
 	resp->drop_msg = false;
 	resp->wqe_off = 0;
 	resp->res_next = 0;
@@ -1003,11 +1014,16 @@ static void vroce_resp_rc(struct vroce_qp *qp, struct vroce_pkt *pkt,
 	switch (r) {
 	case VROCE_RESP_OK:
 		resp->epsn = vroce_psn_add(pkt->psn, 1);
-		if (vroce_bth_ackreq(pkt->bth))
+		if (vroce_bth_ackreq(pkt->bth) ||
+		    ++resp->unacked >= VROCE_RESP_ACK_EVERY) {
+			resp->unacked = 0;
 			vroce_resp_queue_ack(qp, out, VROCE_AETH_ACK_UNLIMITED,
 					     pkt->psn);
+		}
 		return;
 	case VROCE_RESP_REPLIED:
+		/* A READ response or atomic ACK acknowledges all before it. */
+		resp->unacked = 0;
 		return;
 	case VROCE_RESP_RNR:
 		syndrome = VROCE_AETH_RNR_NAK |

@@ -50,6 +50,7 @@ struct vroce_resp_res {
  * @dup_acked: a duplicate SEND or WRITE packet was acknowledged since the
  *	last expected packet; more duplicates are acknowledged only when
  *	they ask (AckReq), not one ACK per packet of a resent window
+ * @unacked: packets executed since the last ACK of an executed packet
  * @in_msg: a multi-packet SEND or WRITE is in progress
  * @msg_flags: VROCE_F_SEND or VROCE_F_WRITE of the message in progress
  * @drop_msg: UC: drop packets until the next FIRST or ONLY
@@ -76,6 +77,7 @@ struct vroce_resp {
 	u32 msn;
 	bool nak_sent;
 	bool dup_acked;
+	u32 unacked;
 	bool in_msg;
 	u32 msg_flags;
 	bool drop_msg;
