@@ -75,21 +75,24 @@ static void vroce_cq_event(struct vroce_cq *cq, enum ib_event_type type)
 }
 
 /**
- * vroce_cq_post() - add one completion and signal it if armed
+ * vroce_cq_post_quiet() - add one completion; the caller signals it
  * @cq: the CQ
  * @wc: the completion, kernel form (wc->qp set)
  * @solicited: the completion is for a solicited event
+ * @signal: set to true when the CQ was armed for this completion: the
+ *	caller owes it vroce_cq_signal(), at a moment of its choosing
  *
- * Callable from any context.  The comp_handler and the event handler run
- * after the CQ lock is dropped: they may re-arm or poll this CQ.
+ * Callable from any context.  The event handler of an overflow runs after
+ * the CQ lock is dropped: it may poll this CQ.
  *
  * Return: 0, or -ENOSPC when the CQ is full or already in error: the
  * completion is dropped; the first time the CQ goes into error and
  * IB_EVENT_CQ_ERR is raised.
  */
-int vroce_cq_post(struct vroce_cq *cq, const struct ib_wc *wc, bool solicited)
+int vroce_cq_post_quiet(struct vroce_cq *cq, const struct ib_wc *wc,
+			bool solicited, bool *signal)
 {
-	bool signal = false, overflow = false;
+	bool overflow = false;
 	unsigned long flags;
 	void *slot;
 	int err = 0;
@@ -122,7 +125,7 @@ int vroce_cq_post(struct vroce_cq *cq, const struct ib_wc *wc, bool solicited)
 	if ((cq->notify & IB_CQ_NEXT_COMP) ||
 	    ((cq->notify & IB_CQ_SOLICITED) && solicited)) {
 		cq->notify = 0;
-		signal = true;
+		*signal = true;
 	}
 unlock:
 	spin_unlock_irqrestore(&cq->lock, flags);
@@ -132,8 +135,39 @@ unlock:
 			  cq->ibcq.res.id);
 		vroce_cq_event(cq, IB_EVENT_CQ_ERR);
 	}
-	if (signal && cq->ibcq.comp_handler)
+	return err;
+}
+
+/**
+ * vroce_cq_signal() - call the CQ's comp_handler
+ * @cq: a CQ that vroce_cq_post_quiet() said is owed its event
+ *
+ * Callable from any context but under the CQ lock.
+ */
+void vroce_cq_signal(struct vroce_cq *cq)
+{
+	if (cq->ibcq.comp_handler)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+}
+
+/**
+ * vroce_cq_post() - add one completion and signal it if armed
+ * @cq: the CQ
+ * @wc: the completion, kernel form (wc->qp set)
+ * @solicited: the completion is for a solicited event
+ *
+ * Callable from any context.
+ *
+ * Return: as vroce_cq_post_quiet().
+ */
+int vroce_cq_post(struct vroce_cq *cq, const struct ib_wc *wc, bool solicited)
+{
+	bool signal = false;
+	int err;
+
+	err = vroce_cq_post_quiet(cq, wc, solicited, &signal);
+	if (signal)
+		vroce_cq_signal(cq);
 	return err;
 }
 

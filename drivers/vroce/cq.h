@@ -50,6 +50,9 @@ static inline struct vroce_cq *to_vroce_cq(struct ib_cq *ibcq)
  * IB_EVENT_CQ_ERR is raised.
  */
 int vroce_cq_post(struct vroce_cq *cq, const struct ib_wc *wc, bool solicited);
+int vroce_cq_post_quiet(struct vroce_cq *cq, const struct ib_wc *wc,
+			bool solicited, bool *signal);
+void vroce_cq_signal(struct vroce_cq *cq);
 
 extern const struct ib_device_ops vroce_cq_ops;
 

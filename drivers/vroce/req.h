@@ -61,6 +61,8 @@ enum vroce_wqe_state {
  *	(run_lock)
  * @timer: retransmit timeout, or the RNR delay while @rnr_wait
  * @timer_fired: set by @timer, consumed by the runner
+ * @recv_event: the responder left a receive completion's event to the
+ *	runner, to be raised after the responses queued before it
  * @dying: the QP is being destroyed: nothing arms @timer or kicks the
  *	runner any more (set under run_lock, read locklessly by @timer)
  * @progress: a response completed something in this run (run_lock)
@@ -80,6 +82,7 @@ struct vroce_req {
 	bool rnr_wait;
 	struct timer_list timer;
 	atomic_t timer_fired;
+	atomic_t recv_event;
 	bool dying;
 	bool progress;
 	bool gap_retry;

@@ -201,12 +201,21 @@ void vroce_resp_reset(struct vroce_qp *qp, u32 rq_psn)
 	spin_unlock_bh(&resp->lock);
 }
 
+/*
+ * A receive completion.  With @signal_owed, an armed CQ's event is left to
+ * the caller (*@signal_owed set), else it is raised here.
+ */
 static void vroce_resp_complete(struct vroce_qp *qp, struct ib_wc *wc,
-				bool solicited)
+				bool solicited, bool *signal_owed)
 {
+	struct vroce_cq *cq = to_vroce_cq(qp->ibqp.recv_cq);
+
 	wc->qp = &qp->ibqp;
 	wc->port_num = 1;
-	vroce_cq_post(to_vroce_cq(qp->ibqp.recv_cq), wc, solicited);
+	if (signal_owed)
+		vroce_cq_post_quiet(cq, wc, solicited, signal_owed);
+	else
+		vroce_cq_post(cq, wc, solicited);
 }
 
 /**
@@ -235,7 +244,7 @@ void vroce_resp_flush(struct vroce_qp *qp)
 	if (flush) {
 		wc.status = IB_WC_WR_FLUSH_ERR;
 		wc.opcode = IB_WC_RECV;
-		vroce_resp_complete(qp, &wc, false);
+		vroce_resp_complete(qp, &wc, false, NULL);
 	}
 }
 
@@ -653,7 +662,15 @@ static void vroce_resp_recv_done(struct vroce_qp *qp, struct vroce_pkt *pkt,
 						  RDMA_NETWORK_IPV4;
 	}
 	resp->have_wqe = false;
-	vroce_resp_complete(qp, &wc, vroce_bth_se(pkt->bth));
+	/*
+	 * The event waits until vroce_resp_rcv() has sent this packet's ACK:
+	 * a NIC's ACK leaves before the CQE is written, so the requester
+	 * learns its SEND completed before the peer, woken by the receive,
+	 * can answer it.  perftest 4.5's event mode (one channel for both
+	 * CQs) hangs when the answer overtakes the ACK.
+	 */
+	vroce_resp_complete(qp, &wc, vroce_bth_se(pkt->bth),
+			    &resp->signal_owed);
 }
 
 static enum vroce_resp_result vroce_resp_send(struct vroce_qp *qp,
@@ -1145,6 +1162,27 @@ static bool vroce_resp_type_ok(struct vroce_qp *qp, u8 opcode)
 	}
 }
 
+/*
+ * Raise a receive completion's event.  Responses that reached this QP
+ * before the request may still wait for the runner (comp.c); a NIC
+ * handles a QP's packets in arrival order, so their send completions must
+ * not come after this event: an application woken by it could find the
+ * CQE of its own earlier SEND missing.  The runner raises it then, after
+ * them (vroce_qp_run()).  run_lock held means the runner may be holding
+ * such a response.
+ */
+static void vroce_resp_signal(struct vroce_qp *qp)
+{
+	if (qp->ibqp.qp_type == IB_QPT_RC &&
+	    (!skb_queue_empty(&qp->req.rx_q) ||
+	     mutex_is_locked(&qp->run_lock))) {
+		atomic_set(&qp->req.recv_event, 1);
+		vroce_qp_schedule(qp);
+		return;
+	}
+	vroce_cq_signal(to_vroce_cq(qp->ibqp.recv_cq));
+}
+
 /**
  * vroce_resp_rcv() - a request packet for one of our QPs
  * @pkt: parsed packet; its skb is consumed
@@ -1154,7 +1192,7 @@ void vroce_resp_rcv(struct vroce_pkt *pkt)
 	struct sk_buff_head out;
 	struct vroce_qp *qp;
 	struct sk_buff *skb;
-	bool error = false, behind = false;
+	bool error = false, behind = false, signal;
 	enum ib_qp_state state;
 	struct vroce_av av;
 	u32 entropy;
@@ -1192,6 +1230,8 @@ void vroce_resp_rcv(struct vroce_pkt *pkt)
 	if (behind && !error)
 		vroce_resp_defer(qp, &out);
 unlock:
+	signal = qp->resp.signal_owed;
+	qp->resp.signal_owed = false;
 	spin_unlock_bh(&qp->resp.lock);
 
 	if (!skb_queue_empty(&out)) {
@@ -1199,6 +1239,8 @@ unlock:
 		while ((skb = __skb_dequeue(&out)))
 			vroce_pkt_send(qp->vdev, &av, skb, entropy);
 	}
+	if (signal)
+		vroce_resp_signal(qp);
 	if (error)
 		vroce_qp_error(qp);
 free:

@@ -51,6 +51,9 @@ struct vroce_resp_res {
  *	last expected packet; more duplicates are acknowledged only when
  *	they ask (AckReq), not one ACK per packet of a resent window
  * @unacked: packets executed since the last ACK of an executed packet
+ * @signal_owed: a receive completion of the packet being handled found the
+ *	CQ armed; its event is raised once the packet's answers are sent
+ *	or queued behind READ jobs
  * @in_msg: a multi-packet SEND or WRITE is in progress
  * @msg_flags: VROCE_F_SEND or VROCE_F_WRITE of the message in progress
  * @drop_msg: UC: drop packets until the next FIRST or ONLY
@@ -78,6 +81,7 @@ struct vroce_resp {
 	bool nak_sent;
 	bool dup_acked;
 	u32 unacked;
+	bool signal_owed;
 	bool in_msg;
 	u32 msg_flags;
 	bool drop_msg;

@@ -838,6 +838,8 @@ void vroce_qp_run(struct vroce_qp *qp)
 	if (state == IB_QPS_ERR)
 		vroce_qp_run_err(qp);
 	mutex_unlock(&qp->run_lock);
+	if (atomic_xchg(&qp->req.recv_event, 0))
+		vroce_cq_signal(to_vroce_cq(qp->ibqp.recv_cq));
 }
 
 /**
