@@ -11,6 +11,8 @@
 #   make check-debug     build the debug kernel (KUnit, KASAN, lockdep...;
 #                        ci/debug-kernel.sh) and run every scenario on it
 #   make lint            checkpatch --strict on the module sources
+#   make bench           vroce against rdma_rxe in one VM boot: loopback
+#                        bandwidth, message rate, latency; medians, ratios
 #
 # KDIR defaults to the running kernel's build tree when it exists, else the
 # newest Debian 6.12 headers that ci/setup.sh installs.  Objects go to
@@ -86,6 +88,10 @@ check-debug: setup
 
 lint:
 	$(SRC)/ci/lint.sh
+
+bench: setup
+	$(MAKE) --no-print-directory modules-all
+	$(SRC)/ci/bench.sh
 
 clean:
 	rm -rf $(SRC)/build $(SRC)/vroce.ko

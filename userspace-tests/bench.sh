@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What "make bench" runs inside the VM: vroce against rdma_rxe in this one
+# boot.  The two cannot be loaded together, so each repetition loads rxe,
+# measures, unloads it, then does the same with vroce (the order alternates
+# between repetitions so neither always runs on a warmer guest).  Server and
+# client share one device: both drivers' loopback path.  Prints every
+# sample, then the medians, the ratios vroce/rxe and the targets.
+#
+# perftest waits for completions with events (-e), not by polling: the
+# test VM's two vCPUs share one emulator thread, so a polling process holds
+# its vCPU until the next timer tick, and polled latencies come out as one
+# tick (4 ms) for any driver.  Events leave the vCPU to whoever has work.
+#
+# Environment: VROCE_BENCH_REPS (repetitions, default 5).
+set -euo pipefail
+
+reps=${VROCE_BENCH_REPS:-5}
+ko=${VROCE_KO:?VROCE_KO: the vroce.ko to measure}
+ip4=$(ip -4 -o addr show dev eth0 | awk '{split($4, a, "/"); print a[1]; exit}')
+samples=$(mktemp)
+port=19000
+
+up() {
+	case $1 in
+	rxe)
+		modprobe rdma_rxe
+		rdma link add bench0 type rxe netdev eth0
+		;;
+	vroce)
+		# what vroce.ko links against (removing rxe may unload them)
+		modprobe -a ib_core ib_uverbs udp_tunnel ip6_udp_tunnel
+		insmod "$ko"
+		rdma link add bench0 type vroce netdev eth0
+		;;
+	esac
+}
+
+down() {
+	rdma link delete bench0
+	case $1 in
+	rxe) modprobe -r rdma_rxe ;;
+	vroce) rmmod vroce ;;
+	esac
+}
+
+# perftest PROG ARGS...: server and client on bench0; prints the client's
+# first result line (the numbers under perftest's "#bytes" header).
+perftest() {
+	local prog=$1 out _
+	shift
+	for _ in 1 2 3; do
+		port=$((port + 1))
+		timeout 90 "$prog" -d bench0 -x 1 -F -e -p "$port" "$@" \
+			>/dev/null 2>&1 &
+		sleep 1
+		out=$(timeout 90 "$prog" -d bench0 -x 1 -F -e -p "$port" \
+			"$@" "$ip4" 2>&1) || true
+		wait || true
+		# perftest cannot always fit the guest's clock (TCG), and
+		# then reports nothing or zeros: retry
+		out=$(awk '/#bytes/ { hdr = 1; next }
+			   hdr && $1 ~ /^[0-9]+$/ && $4 + 0 > 0 { print; exit }' \
+			<<<"$out")
+		if [ -n "$out" ]; then
+			echo "$out"
+			return 0
+		fi
+	done
+	echo "bench: $prog $* produced no result" >&2
+	return 1
+}
+
+# sample DRIVER REP: one measurement of each metric, appended to $samples
+sample() {
+	local drv=$1 rep=$2 line
+	line=$(perftest ib_send_bw -s 65536 -n 2000)
+	# columns: bytes iterations BW-peak BW-average(MB/s) MsgRate(Mpps)
+	echo "$drv bw_MBps $rep $(awk '{print $4}' <<<"$line")" >>"$samples"
+	line=$(perftest ib_send_bw -s 64 -n 20000)
+	echo "$drv rate_Mpps $rep $(awk '{print $5}' <<<"$line")" >>"$samples"
+	line=$(perftest ib_send_lat -s 8 -n 1000)
+	# columns: bytes iterations t_min t_max t_typical(us) ...
+	echo "$drv lat_us $rep $(awk '{print $5}' <<<"$line")" >>"$samples"
+}
+
+modprobe -a ib_core ib_uverbs
+if lsmod | grep -q '^vroce '; then
+	rmmod vroce
+fi
+for rep in $(seq 1 "$reps"); do
+	if [ $((rep % 2)) -eq 1 ]; then order="rxe vroce"; else order="vroce rxe"; fi
+	for drv in $order; do
+		up "$drv"
+		sample "$drv" "$rep"
+		down "$drv"
+	done
+	echo "bench: repetition $rep of $reps done" >&2
+done
+
+echo "samples (driver metric repetition value):"
+cat "$samples"
+echo
+# medians, ratio vroce/rxe, and the target of each metric (latency: lower
+# is better, so its target is a ratio at most 0.7)
+awk '
+function median(list,   n, a, i, j, t) {
+	n = split(list, a, " ")
+	for (i = 1; i <= n; i++)
+		for (j = i + 1; j <= n; j++)
+			if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+{ v[$1, $2] = v[$1, $2] " " $4 }
+END {
+	split("bw_MBps rate_Mpps lat_us", m, " ")
+	target["bw_MBps"] = ">= 3"
+	target["rate_Mpps"] = ">= 2"
+	target["lat_us"] = "<= 0.7"
+	printf "%-10s %12s %12s %8s %8s\n", "metric", "rxe", "vroce", "ratio", "target"
+	for (i = 1; i <= 3; i++) {
+		r = median(v["rxe", m[i]]); o = median(v["vroce", m[i]])
+		printf "%-10s %12.3f %12.3f %8.2f %8s\n", m[i], r, o, r ? o / r : 0, target[m[i]]
+	}
+}' "$samples"
+rm -f "$samples"
