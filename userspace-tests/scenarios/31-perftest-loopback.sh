@@ -95,5 +95,10 @@ perf ib_send_lat -c UC -s 1024 -n 200
 perf ib_write_bw -c UC -s 4096 -n 200
 perf ib_write_lat -c UC -s 2 -n 200
 perf ib_send_lat -c UD -s 1024 -n 200
+# Event mode (completion channel instead of polling): perftest 4.5 waits
+# on one channel for both CQs and hung when the peer's reply overtook the
+# ACK of its own SEND; 1000 round trips met it every time.
+perf ib_send_lat -e -s 8 -n 1000
+perf ib_send_bw -e -s 65536 -n 200
 rdma link delete vroce0
-vt_pass "perftest send/write/read bw+lat (-a, 2 B..8 MiB), atomic, with and without -R; UC, UD"
+vt_pass "perftest send/write/read bw+lat (-a, 2 B..8 MiB), atomic, with and without -R; UC, UD; event mode"
