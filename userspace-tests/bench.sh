@@ -50,12 +50,12 @@ down() {
 perftest() {
 	local prog=$1 out _
 	shift
-	for _ in 1 2 3; do
+	for _ in 1 2; do
 		port=$((port + 1))
-		timeout 90 "$prog" -d bench0 -x 1 -F -e -p "$port" "$@" \
+		timeout 60 "$prog" -d bench0 -x 1 -F -e -p "$port" "$@" \
 			>/dev/null 2>&1 &
 		sleep 1
-		out=$(timeout 90 "$prog" -d bench0 -x 1 -F -e -p "$port" \
+		out=$(timeout 60 "$prog" -d bench0 -x 1 -F -e -p "$port" \
 			"$@" "$ip4" 2>&1) || true
 		wait || true
 		# perftest cannot always fit the guest's clock (TCG), and
@@ -68,8 +68,10 @@ perftest() {
 			return 0
 		fi
 	done
+	# rdma_rxe's event mode hangs now and then (the reply overtakes the
+	# ACK, see resp.c's vroce_resp_signal()): a missing sample, not a stop
 	echo "bench: $prog $* produced no result" >&2
-	return 1
+	echo "- - - - -"
 }
 
 # sample DRIVER REP: one measurement of each metric, appended to $samples
@@ -112,7 +114,7 @@ function median(list,   n, a, i, j, t) {
 			if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
-{ v[$1, $2] = v[$1, $2] " " $4 }
+$4 != "-" { v[$1, $2] = v[$1, $2] " " $4 }
 END {
 	split("bw_MBps rate_Mpps lat_us", m, " ")
 	target["bw_MBps"] = ">= 3"
@@ -120,6 +122,10 @@ END {
 	target["lat_us"] = "<= 0.7"
 	printf "%-10s %12s %12s %8s %8s\n", "metric", "rxe", "vroce", "ratio", "target"
 	for (i = 1; i <= 3; i++) {
+		if (!(("rxe", m[i]) in v) || !(("vroce", m[i]) in v)) {
+			printf "%-10s %12s %12s %8s %8s\n", m[i], "-", "-", "-", target[m[i]]
+			continue
+		}
 		r = median(v["rxe", m[i]]); o = median(v["vroce", m[i]])
 		printf "%-10s %12.3f %12.3f %8.2f %8s\n", m[i], r, o, r ? o / r : 0, target[m[i]]
 	}
