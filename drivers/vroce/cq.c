@@ -142,7 +142,8 @@ unlock:
  * vroce_cq_signal() - call the CQ's comp_handler
  * @cq: a CQ that vroce_cq_post_quiet() said is owed its event
  *
- * Callable from any context but under the CQ lock.
+ * Callable from any context, not under the CQ lock (the handler may
+ * re-arm or poll the CQ).
  */
 void vroce_cq_signal(struct vroce_cq *cq)
 {
