@@ -3,9 +3,9 @@
  * Completer: ACKs, NAKs, read responses and atomic ACKs for our requests,
  * and the retransmit and RNR timers.
  *
- * The receive path only queues a response on its QP (vroce_comp_rcv())
- * and kicks the runner; everything else runs in the runner with run_lock
- * held: matching a response to the in-flight WQE whose PSNs it covers,
+ * The receive path queues a response on its QP (vroce_comp_rcv()) and
+ * runs the runner, which usually completes it in the same pass; all of
+ * the following runs in the runner with run_lock held: matching a response to the in-flight WQE whose PSNs it covers,
  * placing read data, marking WQEs done, going back to the oldest WQE to
  * send again (go-back-N) on a NAK or a timeout, and completing done WQEs
  * in order from the head of the send queue.
@@ -39,7 +39,9 @@ static const u32 vroce_rnr_usecs[32] = {
  * vroce_comp_rcv() - a response packet for one of our QPs
  * @pkt: parsed packet; its skb is consumed
  *
- * Receive path: queue it for the QP's runner.
+ * Receive path: queue it for the QP's runner, and run it (in place, or by
+ * the runner's current holder: the packets of a QP are taken in arrival
+ * order either way).
  */
 void vroce_comp_rcv(struct vroce_pkt *pkt)
 {
@@ -64,7 +66,7 @@ void vroce_comp_rcv(struct vroce_pkt *pkt)
 	cb->hdr_len = pkt->hdr_len;
 	cb->opcode = pkt->opcode;
 	skb_queue_tail(&qp->req.rx_q, skb);
-	vroce_qp_schedule(qp);
+	vroce_qp_run(qp, false);
 out:
 	if (qp)
 		vroce_qp_put(qp);
@@ -376,27 +378,30 @@ static void vroce_comp_timeout(struct vroce_qp *qp)
 /**
  * vroce_comp_run() - process queued responses and timer expiries
  * @qp: the QP (run_lock held)
+ * @budget: the run's steps left, one per response
+ *
+ * Responses left over when the budget runs out wait for the runner's
+ * next pass, and so does a timer expiry behind them.
  */
-void vroce_comp_run(struct vroce_qp *qp)
+void vroce_comp_run(struct vroce_qp *qp, int *budget)
 {
 	struct sk_buff *skb;
-	int budget = 256;
 
 	lockdep_assert_held(&qp->run_lock);
-	while (budget-- && (skb = skb_dequeue(&qp->req.rx_q))) {
+	while (*budget > 0 && (skb = skb_dequeue(&qp->req.rx_q))) {
 		if (qp->ibqp.qp_type == IB_QPT_RC)
 			vroce_comp_pkt(qp, skb);
 		kfree_skb(skb);
+		(*budget)--;
 	}
 	/*
 	 * A timeout counts only once every response that arrived before it
 	 * has been looked at, and made no progress: a busy runner must not
 	 * take its own lateness for the peer's silence.
 	 */
-	if (!skb_queue_empty(&qp->req.rx_q))
-		vroce_qp_schedule(qp);
-	else if (atomic_xchg(&qp->req.timer_fired, 0) &&
-		 (qp->req.rnr_wait || !qp->req.progress))
+	if (skb_queue_empty(&qp->req.rx_q) &&
+	    atomic_xchg(&qp->req.timer_fired, 0) &&
+	    (qp->req.rnr_wait || !qp->req.progress))
 		vroce_comp_timeout(qp);
 	vroce_comp_complete(qp);
 	if (!qp->req.rnr_wait)

@@ -61,6 +61,31 @@ static struct vroce_dev *vroce_dev_of_netdev(struct net_device *ndev)
 	return ibdev ? to_vroce_dev(ibdev) : NULL;
 }
 
+/*
+ * What a loopback packet tells its receiver, in skb->cb until the receive
+ * path has checked it: @no_icrc, its ICRC was not computed.  There is no
+ * wire between the two devices, so nothing can corrupt it, except fault
+ * injection, which gets a real ICRC (vroce_rcv()).
+ */
+struct vroce_loop_cb {
+	bool no_icrc;
+};
+
+static struct vroce_loop_cb *vroce_loop_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct vroce_loop_cb) > sizeof(skb->cb));
+	return (struct vroce_loop_cb *)skb->cb;
+}
+
+/*
+ * Loopback deliveries nested on this CPU (bottom halves are off while
+ * one runs): a runner's packet reaches the peer's responder, whose ACK
+ * reaches the runner's completer, and so on.  Deeper chains go through
+ * the target's work item.
+ */
+static DEFINE_PER_CPU(unsigned int, vroce_loop_depth);
+#define VROCE_LOOP_MAX_DEPTH	3
+
 static void vroce_drop(struct vroce_dev *vdev, struct sk_buff *skb,
 		       enum vroce_counter why)
 {
@@ -117,12 +142,15 @@ void __vroce_rcv(struct vroce_dev *vdev, struct sk_buff *skb)
 		pkt.daddr = ip6h->daddr;
 		pkt.tos = ipv6_get_dsfield(ip6h);
 	}
-	l3_len = skb->data - skb_network_header(skb);
-	icrc = vroce_icrc_packet(skb_network_header(skb), pkt.ipv6,
-				 l3_len + total - VROCE_ICRC_SIZE);
-	if (icrc != get_unaligned_le32(skb->data + total - VROCE_ICRC_SIZE)) {
-		vroce_drop(vdev, skb, VROCE_CNT_RX_ICRC_ERR);
-		return;
+	if (!vroce_loop_cb(skb)->no_icrc) {
+		l3_len = skb->data - skb_network_header(skb);
+		icrc = vroce_icrc_packet(skb_network_header(skb), pkt.ipv6,
+					 l3_len + total - VROCE_ICRC_SIZE);
+		if (icrc != get_unaligned_le32(skb->data + total -
+					       VROCE_ICRC_SIZE)) {
+			vroce_drop(vdev, skb, VROCE_CNT_RX_ICRC_ERR);
+			return;
+		}
 	}
 
 	pkt.psn = vroce_bth_psn(pkt.bth);
@@ -147,11 +175,30 @@ hdr_err:
 	vroce_drop(vdev, skb, VROCE_CNT_RX_HDR_ERR);
 }
 
+/* A loopback packet without ICRC gets one: fault injection may corrupt it. */
+static void vroce_loop_add_icrc(struct sk_buff *skb)
+{
+	struct vroce_loop_cb *cb = vroce_loop_cb(skb);
+	u8 *end = skb_tail_pointer(skb) - VROCE_ICRC_SIZE;
+	u32 icrc;
+
+	if (!cb->no_icrc)
+		return;
+	cb->no_icrc = false;
+	icrc = vroce_icrc_packet(skb_network_header(skb),
+				 ip_hdr(skb)->version != 4,
+				 end - skb_network_header(skb));
+	put_unaligned_le32(icrc, end);
+}
+
 /* The receive entry: fault injection (fault.c) first, when set. */
 static void vroce_rcv(struct vroce_dev *vdev, struct sk_buff *skb)
 {
-	if (unlikely(READ_ONCE(vdev->fault_on)) && vroce_fault_rx(vdev, skb))
-		return;
+	if (unlikely(READ_ONCE(vdev->fault_on))) {
+		vroce_loop_add_icrc(skb);
+		if (vroce_fault_rx(vdev, skb))
+			return;
+	}
 	__vroce_rcv(vdev, skb);
 }
 
@@ -184,6 +231,7 @@ static int vroce_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 		vroce_drop(vdev, skb, VROCE_CNT_RX_HDR_ERR);
 	} else {
 		skb_pull(skb, sizeof(struct udphdr));
+		vroce_loop_cb(skb)->no_icrc = false;
 		vroce_rcv(vdev, skb);
 	}
 	ib_device_put(&vdev->ibdev);
@@ -192,9 +240,10 @@ static int vroce_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 
 /*
  * Loopback: a packet for an address of this host goes straight to the
- * vroce device owning that address, without the IP stack.  Delivery is
- * deferred to the target's work item so that the sender's engine is never
- * re-entered from its own transmit call; the work item runs with bottom
+ * vroce device owning that address, without the IP stack, and is received
+ * in the sender's call (vroce_loop_deliver()).  The target's work item
+ * takes what cannot be: chains nested too deep, and whatever queued behind
+ * them, so that a QP's packets keep their order.  It runs with bottom
  * halves off, like packets from the network.
  */
 static void vroce_loop_work(struct work_struct *work)
@@ -257,8 +306,31 @@ static void vroce_mcast_loop(struct vroce_dev *vdev, const struct vroce_av *av,
 		return;
 	}
 	skb_pull(copy, skb_transport_offset(copy) + sizeof(struct udphdr));
+	vroce_loop_cb(copy)->no_icrc = false;
 	skb_queue_tail(&vdev->loop_q, copy);
 	queue_work(system_highpri_wq, &vdev->loop_work);
+}
+
+/*
+ * Receive a loopback packet on @target now, with bottom halves off as in
+ * the receive softirq.  The engines take no lock across a send, so the
+ * receive path may run the sender's own runner again: it is never waited
+ * for (runner.c).
+ */
+static void vroce_loop_deliver(struct vroce_dev *target, struct sk_buff *skb)
+{
+	local_bh_disable();
+	if (__this_cpu_read(vroce_loop_depth) >= VROCE_LOOP_MAX_DEPTH ||
+	    !skb_queue_empty_lockless(&target->loop_q)) {
+		skb_queue_tail(&target->loop_q, skb);
+		queue_work(system_highpri_wq, &target->loop_work);
+	} else {
+		__this_cpu_inc(vroce_loop_depth);
+		vroce_counter_inc(target, VROCE_CNT_RX_LOOPBACK);
+		vroce_rcv(target, skb);
+		__this_cpu_dec(vroce_loop_depth);
+	}
+	local_bh_enable();
 }
 
 /* The vroce device owning local address @daddr (referenced), or NULL. */
@@ -432,9 +504,11 @@ static void vroce_push_ip(struct net *net, struct sk_buff *skb,
  * @entropy: per-flow value for the UDP source port
  *
  * Adds UDP and IP headers and the ICRC, then hands the packet to the IP
- * stack, or to the local vroce device owning the destination address.
- * A multicast packet also goes to the sending device's own members.
- * Must be called without engine locks held.
+ * stack, or to the local vroce device owning the destination address,
+ * whose receive path takes it before this returns (no ICRC then: there
+ * is no wire).  A multicast packet also goes to the sending device's own
+ * members.  Callable with the sending QP's run_lock held, but no other
+ * engine lock: the receive path takes those.
  *
  * Return: 0, or -EHOSTUNREACH / -ENETDOWN / -ENOBUFS; the packet is then
  * dropped and counted (reliable transports retransmit).
@@ -480,9 +554,14 @@ int __vroce_pkt_send(struct vroce_dev *vdev, const struct vroce_av *av,
 	udph->check = 0;	/* RoCEv2: the ICRC protects the packet */
 	vroce_push_ip(net, skb, av);
 
-	icrc = vroce_icrc_packet(skb_network_header(skb), av->ipv6,
-				 skb->len - VROCE_ICRC_SIZE);
-	put_unaligned_le32(icrc, skb_tail_pointer(skb) - VROCE_ICRC_SIZE);
+	/* no wire, no ICRC: unless it is to be corrupted on the way */
+	vroce_loop_cb(skb)->no_icrc = local && !corrupt;
+	if (!vroce_loop_cb(skb)->no_icrc) {
+		icrc = vroce_icrc_packet(skb_network_header(skb), av->ipv6,
+					 skb->len - VROCE_ICRC_SIZE);
+		put_unaligned_le32(icrc,
+				   skb_tail_pointer(skb) - VROCE_ICRC_SIZE);
+	}
 	if (unlikely(corrupt))
 		vroce_fault_corrupt(vdev, skb, skb_transport_offset(skb) +
 				    sizeof(*udph));
@@ -496,8 +575,7 @@ int __vroce_pkt_send(struct vroce_dev *vdev, const struct vroce_av *av,
 			return -EHOSTUNREACH;
 		}
 		skb_pull(skb, skb_transport_offset(skb) + sizeof(*udph));
-		skb_queue_tail(&target->loop_q, skb);
-		queue_work(system_highpri_wq, &target->loop_work);
+		vroce_loop_deliver(target, skb);
 		ib_device_put(&target->ibdev);
 		return 0;
 	}

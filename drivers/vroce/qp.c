@@ -183,7 +183,7 @@ static int vroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->is_user = !!udata;
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	init_completion(&qp->released);
-	mutex_init(&qp->run_lock);
+	vroce_run_init(qp);
 	spin_lock_init(&qp->state_lock);
 	spin_lock_init(&qp->sq.lock);
 	spin_lock_init(&qp->rq.lock);
@@ -266,7 +266,6 @@ static int vroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 	vroce_resp_cleanup(qp);
 	vroce_wq_destroy(qp);
-	mutex_destroy(&qp->run_lock);
 	atomic_dec(&vdev->num_qps);
 	vroce_dbg(vdev, "qp %u\n", ibqp->qp_num);
 	return 0;

@@ -21,7 +21,6 @@
 #define VROCE_QP_H
 
 #include <linux/completion.h>
-#include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/workqueue.h>
@@ -131,11 +130,13 @@ struct vroce_qpn {
  *	lookups by QPN (the wire, multicast); destroy removes the entry and
  *	then waits for @released
  * @released: completed when the last reference is dropped
- * @run_lock: serialises modify_qp, the user doorbell and the runner (the
- *	code that takes WQEs in, executes local operations, completes and
- *	flushes); may sleep
- * @run_work: runs the runner from any context (kernel QPs, data-path
- *	errors, the ERR poll of a user RQ)
+ * @run_lock: held by the runner while it runs (runner.c: taken with a
+ *	trylock, never waited for by the data path) and by modify_qp, reset
+ *	and destroy to hold it off; BH-safe, nothing under it sleeps
+ * @run_flags: VROCE_RUN_AGAIN: a run was asked for; the holder of
+ *	@run_lock makes another pass (atomic bit operations)
+ * @run_work: runs the runner from process context (kernel QPs, a run
+ *	past its budget, data-path errors, the ERR poll of a user RQ)
  * @err_poll: delay of the next ERR poll of a user RQ (@run_lock)
  * @err_seen: the runner has handled ERR since the last RESET: the poll
  *	delay is set up, IB_EVENT_QP_LAST_WQE_REACHED was raised (SRQ)
@@ -167,7 +168,8 @@ struct vroce_qp {
 	struct vroce_qpn *qpn;
 	struct completion released;
 
-	struct mutex run_lock; /* see above */
+	spinlock_t run_lock; /* see above */
+	unsigned long run_flags;
 	struct delayed_work run_work;
 	unsigned long err_poll;
 	bool err_seen;
@@ -185,6 +187,9 @@ struct vroce_qp {
 	struct vroce_resp resp;
 	struct vroce_req req;
 };
+
+/* Bit of vroce_qp.run_flags. */
+#define VROCE_RUN_AGAIN		0
 
 static inline struct vroce_qp *to_vroce_qp(struct ib_qp *ibqp)
 {
@@ -242,6 +247,15 @@ void vroce_qp_error(struct vroce_qp *qp);
 void vroce_req_kick(struct vroce_qp *qp);
 
 /**
+ * vroce_qp_run() - run the QP's runner now, or make its holder run again
+ * @qp: the QP
+ * @may_sleep: the caller is in process context and may sleep
+ *
+ * Callable from any context (runner.c); never waits for another runner.
+ */
+void vroce_qp_run(struct vroce_qp *qp, bool may_sleep);
+
+/**
  * vroce_rq_take() - remove the next receive WQE, copied and validated
  * @qp: a QP without SRQ
  * @wqe: buffer for the WQE
@@ -265,9 +279,18 @@ int vroce_wq_create(struct vroce_qp *qp, struct ib_qp_init_attr *init,
 		    struct ib_udata *udata, struct rxe_create_qp_resp *resp);
 void vroce_wq_destroy(struct vroce_qp *qp);
 void vroce_wq_reset(struct vroce_qp *qp);
-void vroce_qp_run(struct vroce_qp *qp);
 void vroce_sq_complete(struct vroce_qp *qp, enum ib_wc_status status);
 void vroce_qp_schedule(struct vroce_qp *qp);
+void vroce_run_init(struct vroce_qp *qp);
+void vroce_run_lock(struct vroce_qp *qp);
+void vroce_run_unlock(struct vroce_qp *qp);
+
+/* The runner's steps (wq.c), run_lock held; @budget counts steps left. */
+void vroce_sq_intake(struct vroce_qp *qp, bool check, int *budget);
+void vroce_sq_exec(struct vroce_qp *qp, int *budget);
+void vroce_sq_drain_check(struct vroce_qp *qp);
+void vroce_sq_flush(struct vroce_qp *qp, int *budget);
+void vroce_qp_run_err(struct vroce_qp *qp, int *budget);
 void vroce_qp_event(struct vroce_qp *qp, enum ib_event_type type);
 bool vroce_qp_set_error(struct vroce_qp *qp);
 int vroce_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,

@@ -265,7 +265,7 @@ int vroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		return err;
 	}
 
-	mutex_lock(&qp->run_lock);
+	vroce_run_lock(qp);
 	spin_lock_irqsave(&qp->state_lock, flags);
 	cur = qp->state;
 	new = (mask & IB_QP_STATE) ? attr->qp_state : cur;
@@ -284,7 +284,7 @@ int vroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 
 	if (!err && (mask & IB_QP_STATE))
 		after = vroce_qp_enter(qp, cur, new);
-	mutex_unlock(&qp->run_lock);
+	vroce_run_unlock(qp);
 
 	if (err) {
 		vroce_dbg(qp->vdev, "qp %u: %s -> %s refused (mask 0x%x)\n",
@@ -302,7 +302,7 @@ int vroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		break;
 	case VROCE_AFTER_RUN:
 		if (qp->is_user)
-			vroce_qp_run(qp);
+			vroce_qp_run(qp, true);
 		else
 			vroce_qp_schedule(qp);
 		break;

@@ -54,7 +54,7 @@ static void vroce_req_timer(struct timer_list *t)
 	if (READ_ONCE(req->dying))
 		return;
 	atomic_set(&req->timer_fired, 1);
-	vroce_qp_schedule(qp);
+	vroce_qp_run(qp, false);
 }
 
 /**
@@ -78,9 +78,9 @@ void vroce_req_cleanup(struct vroce_qp *qp)
 	 * once dying is set under run_lock neither does, so the timer stays
 	 * dead after this and the caller's cancel of the work is final.
 	 */
-	mutex_lock(&qp->run_lock);
+	vroce_run_lock(qp);
 	WRITE_ONCE(qp->req.dying, true);
-	mutex_unlock(&qp->run_lock);
+	vroce_run_unlock(qp);
 	del_timer_sync(&qp->req.timer);
 	skb_queue_purge(&qp->req.rx_q);
 }

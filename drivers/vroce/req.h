@@ -2,9 +2,9 @@
 /*
  * Requester and completer: send WQEs become packets (req.c), responses
  * complete them or make them go again (comp.c).  Both run inside the QP's
- * runner (wq.c, under run_lock, process context); the receive path only
- * queues responses and kicks the runner, and the retransmit timer only
- * kicks it too.
+ * runner (runner.c, under run_lock, any context, never sleeping); the
+ * receive path queues a response and runs the runner (or makes its
+ * holder run again), and so does the retransmit timer.
  */
 #ifndef VROCE_REQ_H
 #define VROCE_REQ_H
@@ -99,7 +99,7 @@ unsigned long vroce_req_timeout(struct vroce_qp *qp);
 /* In the runner (run_lock held). */
 bool vroce_req_wqe(struct vroce_qp *qp, u32 index);
 bool vroce_req_rest(struct vroce_qp *qp);
-void vroce_comp_run(struct vroce_qp *qp);
+void vroce_comp_run(struct vroce_qp *qp, int *budget);
 void vroce_comp_complete(struct vroce_qp *qp);
 
 #endif /* VROCE_REQ_H */

@@ -1167,17 +1167,15 @@ static bool vroce_resp_type_ok(struct vroce_qp *qp, u8 opcode)
  * before the request may still wait for the runner (comp.c); a NIC
  * handles a QP's packets in arrival order, so their send completions must
  * not come after this event: an application woken by it could find the
- * CQE of its own earlier SEND missing.  The runner raises it then, after
- * them (vroce_qp_run()).  run_lock held means the runner may be holding
- * such a response.
+ * CQE of its own earlier SEND missing.  So an RC QP's event is the
+ * runner's to raise, after the responses queued before it: in place when
+ * the runner is idle, else by its holder's next pass (vroce_qp_run()).
  */
 static void vroce_resp_signal(struct vroce_qp *qp)
 {
-	if (qp->ibqp.qp_type == IB_QPT_RC &&
-	    (!skb_queue_empty(&qp->req.rx_q) ||
-	     mutex_is_locked(&qp->run_lock))) {
+	if (qp->ibqp.qp_type == IB_QPT_RC) {
 		atomic_set(&qp->req.recv_event, 1);
-		vroce_qp_schedule(qp);
+		vroce_qp_run(qp, false);
 		return;
 	}
 	vroce_cq_signal(to_vroce_cq(qp->ibqp.recv_cq));

@@ -19,16 +19,13 @@
  * ring's consumer index is head, so a slot returns to the process only
  * when its WQE completed.
  *
- * The runner (vroce_qp_run(), under run_lock, may sleep) does what the
- * state asks: RTS: take WQEs in, execute the local operations (REG_MR,
+ * The runner (runner.c) calls in here, with run_lock held and a budget
+ * of steps: RTS: take WQEs in, execute the local operations (REG_MR,
  * LOCAL_INV, BIND_MW) that reach the head, complete them (a CQE only when
  * signaled, or on error; an error moves the QP to ERR); SQD: take WQEs in,
  * report the drain; SQE/ERR: complete every send WQE with FLUSH_ERR; ERR:
- * the same for every receive WQE.  Network operations stop it: they wait
- * for the transport, woken by vroce_req_kick().  It runs inside the system
- * call for user QPs (doorbell, modify_qp), and from a work item for kernel
- * QPs, so that no completion handler of a ULP is ever called from inside
- * its own post or modify call, and for errors raised by the data path.
+ * the same for every receive WQE.  Network operations go to the requester
+ * (req.c).  Nothing here sleeps: the runner may run in softirq.
  *
  * Receives posted in ERR.  Kernel post_recv in ERR schedules a flush.  A
  * process posts receives without entering the kernel, so while a user QP
@@ -185,14 +182,6 @@ static u32 vroce_wq_elem(size_t size)
 	return roundup_pow_of_two(max_t(size_t, size, SMP_CACHE_BYTES));
 }
 
-static void vroce_qp_run_work(struct work_struct *work)
-{
-	struct vroce_qp *qp = container_of(to_delayed_work(work),
-					   struct vroce_qp, run_work);
-
-	vroce_qp_run(qp);
-}
-
 /**
  * vroce_wq_create() - set up the send and receive queues of a new QP
  * @qp: the QP; is_user, the CQs and srq are set
@@ -218,8 +207,6 @@ int vroce_wq_create(struct vroce_qp *qp, struct ib_qp_init_attr *init,
 	struct ib_ucontext *uctx;
 	u32 elem, payload, nslots;
 	int err;
-
-	INIT_DELAYED_WORK(&qp->run_work, vroce_qp_run_work);
 
 	elem = vroce_wq_elem(sizeof(struct rxe_send_wqe) +
 			     max_t(u32, cap->max_send_sge *
@@ -585,12 +572,16 @@ static enum ib_wc_status vroce_sq_check_user(struct vroce_qp *qp,
 	return IB_WC_SUCCESS;
 }
 
-/*
- * User QP: copy the WQEs the process queued since the last time into the
- * private ring.  With @check, each copy is checked; without (SQE, ERR)
- * they are only flushed.
+/**
+ * vroce_sq_intake() - take a user QP's new WQEs into the private ring
+ * @qp: the QP (run_lock held)
+ * @check: check each copy; without (SQE, ERR) they are only flushed
+ * @budget: the run's steps left, one per WQE taken in
+ *
+ * Copies the WQEs the process queued since the last time.  A kernel QP's
+ * post_send writes its private ring itself: nothing to do.
  */
-static void vroce_sq_intake(struct vroce_qp *qp, bool check)
+void vroce_sq_intake(struct vroce_qp *qp, bool check, int *budget)
 {
 	size_t len = qp->sq.slot_size - VROCE_SQ_SLOT_HDR;
 	struct vroce_sq *sq = &qp->sq;
@@ -608,7 +599,7 @@ static void vroce_sq_intake(struct vroce_qp *qp, bool check)
 	 * ring (mask + 1 slots) cannot overflow.
 	 */
 	queued = vroce_queue_count(&sq->queue);
-	for (n = sq->tail - sq->head; n < queued; n++) {
+	for (n = sq->tail - sq->head; n < queued && *budget > 0; n++) {
 		slot = vroce_sq_slot(sq, sq->tail);
 		if (!vroce_queue_peek_copy_at(&sq->queue, n, vroce_sq_wqe(slot),
 					      len))
@@ -627,7 +618,7 @@ static void vroce_sq_intake(struct vroce_qp *qp, bool check)
 				  ib_wc_status_msg(slot->status));
 			break;
 		}
-		cond_resched();
+		(*budget)--;
 	}
 }
 
@@ -654,12 +645,16 @@ static enum ib_wc_status vroce_sq_exec_local(struct vroce_qp *qp,
 	return IB_WC_SUCCESS;
 }
 
-/*
- * RTS: execute what reaches the head with nothing in flight before it:
- * local operations, and WQEs that failed their checks.  A network
- * operation stops here: the transport takes it from sq.next.
+/**
+ * vroce_sq_exec() - RTS: move the send queue on
+ * @qp: the QP (run_lock held)
+ * @budget: the run's steps left, one per WQE
+ *
+ * Network operations go to the requester, in order, as far as it takes
+ * them; local operations and WQEs that failed their checks execute when
+ * they reach the head with nothing in flight before them.
  */
-static void vroce_sq_exec(struct vroce_qp *qp)
+void vroce_sq_exec(struct vroce_qp *qp, int *budget)
 {
 	struct vroce_sq *sq = &qp->sq;
 	enum ib_wc_status status;
@@ -670,7 +665,8 @@ static void vroce_sq_exec(struct vroce_qp *qp)
 
 	if (!vroce_req_rest(qp))
 		return;
-	while (sq->next != vroce_sq_tail(sq)) {
+	while (sq->next != vroce_sq_tail(sq) && *budget > 0) {
+		(*budget)--;
 		slot = vroce_sq_slot(sq, sq->next);
 		wqe = vroce_sq_wqe(slot);
 		status = slot->status;
@@ -699,12 +695,14 @@ static void vroce_sq_exec(struct vroce_qp *qp)
 			vroce_qp_set_error(qp);
 			return;
 		}
-		cond_resched();
 	}
 }
 
-/* SQD: once nothing the send path started is outstanding, say so. */
-static void vroce_sq_drain_check(struct vroce_qp *qp)
+/**
+ * vroce_sq_drain_check() - SQD: once nothing started is outstanding, say so
+ * @qp: the QP (run_lock held)
+ */
+void vroce_sq_drain_check(struct vroce_qp *qp)
 {
 	bool drained = false, notify = false;
 	unsigned long flags;
@@ -728,27 +726,33 @@ static void vroce_sq_drain_check(struct vroce_qp *qp)
 		vroce_qp_event(qp, IB_EVENT_SQ_DRAINED);
 }
 
-/* SQE, ERR: every send WQE completes with FLUSH_ERR, signaled or not. */
-static void vroce_sq_flush(struct vroce_qp *qp)
+/**
+ * vroce_sq_flush() - SQE, ERR: complete send WQEs with FLUSH_ERR
+ * @qp: the QP (run_lock held)
+ * @budget: the run's steps left, one per WQE
+ *
+ * Signaled or not, every WQE gets its flush completion.
+ */
+void vroce_sq_flush(struct vroce_qp *qp, int *budget)
 {
 	struct vroce_sq *sq = &qp->sq;
 	u32 end;
 
 	lockdep_assert_held(&qp->run_lock);
 
-	vroce_sq_intake(qp, false);
+	vroce_sq_intake(qp, false, budget);
 	/* what is posted meanwhile has kicked another run */
 	end = vroce_sq_tail(sq);
-	while (sq->head != end) {
+	while (sq->head != end && *budget > 0) {
 		if (sq->next == sq->head)
 			sq->next++;
 		vroce_sq_complete(qp, IB_WC_WR_FLUSH_ERR);
-		cond_resched();
+		(*budget)--;
 	}
 }
 
 /* ERR: every receive WQE completes with FLUSH_ERR.  Return: any found. */
-static bool vroce_rq_flush(struct vroce_qp *qp)
+static bool vroce_rq_flush(struct vroce_qp *qp, int *budget)
 {
 	struct vroce_rq *rq = &qp->rq;
 	struct rxe_recv_wqe wqe;
@@ -760,7 +764,8 @@ static bool vroce_rq_flush(struct vroce_qp *qp)
 	lockdep_assert_held(&qp->run_lock);
 
 	/* one ring's worth per run: a process posting on and on waits */
-	for (n = 0; n < vroce_queue_capacity(&rq->queue); n++) {
+	for (n = 0; n < vroce_queue_capacity(&rq->queue) && *budget > 0;
+	     n++) {
 		spin_lock_irqsave(&rq->lock, flags);
 		if (!vroce_queue_peek_copy(&rq->queue, &wqe, sizeof(wqe))) {
 			spin_unlock_irqrestore(&rq->lock, flags);
@@ -776,13 +781,17 @@ static bool vroce_rq_flush(struct vroce_qp *qp)
 		wc.qp = &qp->ibqp;
 		vroce_cq_post(to_vroce_cq(qp->ibqp.recv_cq), &wc, true);
 		found = true;
-		cond_resched();
+		(*budget)--;
 	}
 	return found;
 }
 
-/* ERR: the receive side. */
-static void vroce_qp_run_err(struct vroce_qp *qp)
+/**
+ * vroce_qp_run_err() - ERR: the receive side
+ * @qp: the QP (run_lock held)
+ * @budget: the run's steps left, one per receive WQE flushed
+ */
+void vroce_qp_run_err(struct vroce_qp *qp, int *budget)
 {
 	unsigned long min = msecs_to_jiffies(VROCE_ERR_POLL_MIN_MS);
 	unsigned long max = msecs_to_jiffies(VROCE_ERR_POLL_MAX_MS);
@@ -799,7 +808,7 @@ static void vroce_qp_run_err(struct vroce_qp *qp)
 		return;
 	}
 
-	found = vroce_rq_flush(qp);
+	found = vroce_rq_flush(qp, budget);
 	if (!qp->is_user)
 		return;
 	/* the process posts receives without telling us: look again later */
@@ -809,67 +818,6 @@ static void vroce_qp_run_err(struct vroce_qp *qp)
 		qp->err_poll = min(qp->err_poll * 2, max);
 	qp->err_seen = true;
 	queue_delayed_work(system_unbound_wq, &qp->run_work, qp->err_poll);
-}
-
-/**
- * vroce_qp_run() - do what the QP's state asks of its queues
- * @qp: the QP
- *
- * Process context (takes run_lock).  See the top of this file.
- */
-void vroce_qp_run(struct vroce_qp *qp)
-{
-	enum ib_qp_state state;
-
-	mutex_lock(&qp->run_lock);
-	state = vroce_qp_state(qp);
-	if (state == IB_QPS_RTS || state == IB_QPS_SQD) {
-		vroce_comp_run(qp);
-		vroce_sq_intake(qp, true);
-		if (state == IB_QPS_RTS)
-			vroce_sq_exec(qp);
-		else if (vroce_req_rest(qp))
-			vroce_sq_drain_check(qp);
-		/* a failed WQE moved the QP to ERR */
-		state = vroce_qp_state(qp);
-	}
-	if (state == IB_QPS_SQE || state == IB_QPS_ERR)
-		vroce_sq_flush(qp);
-	if (state == IB_QPS_ERR)
-		vroce_qp_run_err(qp);
-	mutex_unlock(&qp->run_lock);
-	if (atomic_xchg(&qp->req.recv_event, 0))
-		vroce_cq_signal(to_vroce_cq(qp->ibqp.recv_cq));
-}
-
-/**
- * vroce_qp_schedule() - run the runner soon, from a work item
- * @qp: the QP
- *
- * Callable from any context.
- */
-void vroce_qp_schedule(struct vroce_qp *qp)
-{
-	mod_delayed_work(system_unbound_wq, &qp->run_work, 0);
-}
-
-/**
- * vroce_req_kick() - wake the requester
- * @qp: the QP
- *
- * The single place the send path is woken (see qp.h).  Until the
- * transport exists the requester is the runner: local operations at the
- * head execute, network operations wait in the send queue.
- */
-void vroce_req_kick(struct vroce_qp *qp)
-{
-	if (qp->is_user) {
-		/* the doorbell or modify_qp system call */
-		might_sleep();
-		vroce_qp_run(qp);
-	} else {
-		vroce_qp_schedule(qp);
-	}
 }
 
 /* User QP: the process says it has queued WQEs. */
@@ -883,9 +831,9 @@ static int vroce_sq_doorbell(struct vroce_qp *qp)
 		 * Posting is an immediate error there (IBTA 10.8.3): drop
 		 * what the process queued so it never executes later.
 		 */
-		mutex_lock(&qp->run_lock);
+		vroce_run_lock(qp);
 		vroce_sq_discard(qp);
-		mutex_unlock(&qp->run_lock);
+		vroce_run_unlock(qp);
 		return -EINVAL;
 	default:
 		vroce_req_kick(qp);
