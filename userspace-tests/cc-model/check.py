@@ -60,6 +60,23 @@ def main():
                 if shown == 5:
                     break
 
+    # The KUnit suite's literal tables are this model's output.
+    test_c = os.path.join(HERE, "../../drivers/vroce/tests/dcqcn_test.c")
+    r = subprocess.run([sys.executable, os.path.join(HERE, "dcqcn_model.py"),
+                        "kunit"], capture_output=True, text=True)
+    src = open(test_c).read()
+    b = src.find("/* BEGIN dcqcn_model.py kunit */")
+    e = src.find("/* END dcqcn_model.py kunit */")
+    if r.returncode == 0 and b >= 0 and e > b and \
+            src[b:e + len("/* END dcqcn_model.py kunit */")] + "\n" == r.stdout:
+        print("PASS kunit tables in drivers/vroce/tests/dcqcn_test.c match "
+              "the model")
+        passed += 1
+    else:
+        print("FAIL kunit tables in drivers/vroce/tests/dcqcn_test.c differ "
+              "from 'dcqcn_model.py kunit' (regenerate: make kunit)")
+        failed += 1
+
     print("cc-model check: %d passed, %d failed, %d steps compared" %
           (passed, failed, steps))
     return 1 if failed else 0

@@ -128,7 +128,9 @@ int main(int argc, char **argv)
 			why = vroce_dcqcn_on_bytes(&cfg, &s, arg);
 		else if (!strcmp(w1, "alpha"))
 			why = vroce_dcqcn_on_alpha_timer(&cfg, &s, arg);
-		else {
+		else
+			why = VROCE_DCQCN_NR_REASONS;
+		if (why == VROCE_DCQCN_NR_REASONS) {
 			fprintf(stderr, "bad event %s\n", w1);
 			return 2;
 		}

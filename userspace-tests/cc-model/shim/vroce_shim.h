@@ -30,6 +30,20 @@ typedef uint64_t u64;
 #define min_t(t, a, b)	({ t _a = (a); t _b = (b); _a < _b ? _a : _b; })
 #define clamp(v, lo, hi)	min(max(v, lo), hi)
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* The kernel's strscpy(), as far as its callers here need it. */
+static inline long strscpy(char *dst, const char *src, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n && src[i]; i++)
+		dst[i] = src[i];
+	if (n)
+		dst[i] = 0;
+	return i;
+}
+
 static inline u64 div_u64(u64 n, u32 d)
 {
 	return n / d;
