@@ -73,6 +73,7 @@ demo: setup
 
 check: setup
 	$(MAKE) --no-print-directory modules-all
+	$(MAKE) --no-print-directory -C $(SRC)/userspace-tests/cc-model check
 	$(MAKE) --no-print-directory -C $(SRC)/userspace-tests tests
 	$(SRC)/ci/run-tests.sh
 
