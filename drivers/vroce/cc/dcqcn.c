@@ -216,8 +216,8 @@ void vroce_dcqcn_params_default(struct vroce_dcqcn_params *p)
 
 /**
  * vroce_dcqcn_params_paper() - the SIGCOMM 2015 paper's values
- * @p: filled with the defaults, then the paper's F = 5, T = 55 µs,
- *	B = 10 MB, g = 1/256, R_AI = 40 Mb/s, K = 55 µs, N = 50 µs
+ * @p: filled with the defaults, then the paper's F = 5, T = 55 us,
+ *	B = 10 MB, g = 1/256, R_AI = 40 Mb/s, K = 55 us, N = 50 us
  *
  * The paper gives no R_HAI; rp_hai_rate keeps mlx5's default.
  */
@@ -320,7 +320,7 @@ static u32 dcqcn_g(const struct vroce_dcqcn_cfg *cfg)
 	return min(cfg->p.rp_dce_tcp_g, VROCE_DCQCN_ALPHA_ONE - 1);
 }
 
-/* The cut of a limited flow; the caller has decided on the target. */
+/* RC after a cut from @rc; the caller has decided on the target. */
 static u32 cut_rate(const struct vroce_dcqcn_cfg *cfg, u32 rc, u32 alpha)
 {
 	u64 cut;
@@ -343,7 +343,7 @@ static u32 cut_rate(const struct vroce_dcqcn_cfg *cfg, u32 rc, u32 alpha)
  * vroce_dcqcn_on_cnp() - a CNP for the flow arrived
  * @cfg: the configuration
  * @s: the flow's state, updated
- * @now_us: the caller's clock, µs (only the nvidia flavour reads it, for
+ * @now_us: the caller's clock, us (only the nvidia flavour reads it, for
  *	rp_rate_reduce_monitor_period)
  *
  * Paper: RT = RC, RC = RC * (1 - alpha / 2), alpha = (1 - g) alpha + g.
@@ -352,8 +352,9 @@ static u32 cut_rate(const struct vroce_dcqcn_cfg *cfg, u32 rc, u32 alpha)
  * later CNPs cut RC by min(RC * alpha >> rp_gd, RC * (100 -
  * rp_min_dec_fac) / 100), at most once per rp_rate_reduce_monitor_period;
  * RT = RC first if rp_clamp_tgt_rate, or if rp_clamp_tgt_rate_ati and a
- * timer increase came since the last cut.  Either way RC stays at or
- * above rp_min_rate and alpha is only changed by the alpha timer.
+ * timer increase came since the last cut; alpha is left to the alpha
+ * timer.  In both flavours RC stays at or above rp_min_rate (or the
+ * maximum rate, if lower).
  *
  * After a return other than VROCE_DCQCN_NONE the caller restarts its
  * rp_time_reset timer (and, paper flavour, its alpha timer, which fires
@@ -395,7 +396,7 @@ enum vroce_dcqcn_reason vroce_dcqcn_on_cnp(const struct vroce_dcqcn_cfg *cfg,
 		}
 	} else if (now_us - s->last_cut_us <
 		   p->rp_rate_reduce_monitor_period) {
-		/* Still congested: no increase until the next cut's period. */
+		/* No second cut this period; the increases start over. */
 		restart_increase(s, s->last_cut_us);
 		return VROCE_DCQCN_CNP_COALESCED;
 	} else if (p->rp_clamp_tgt_rate ||

@@ -46,7 +46,7 @@ enum vroce_dcqcn_flavour {
  * @rp_clamp_tgt_rate: bool; on every cut the target takes the current rate
  * @rp_clamp_tgt_rate_ati: bool; same, if a timer increase came since the
  *	previous cut
- * @rp_time_reset: µs between two rate increase timer events (T)
+ * @rp_time_reset: us between two rate increase timer events (T)
  * @rp_byte_reset: bytes between two byte counter events (B), in units of
  *	VROCE_DCQCN_BYTE_UNIT; 0 disables the byte counter
  * @rp_threshold: stage count F where fast recovery ends
@@ -59,11 +59,11 @@ enum vroce_dcqcn_flavour {
  * @rp_rate_to_set_on_first_cnp: Mb/s the first CNP sets (current and
  *	target), 0 to cut as usual
  * @rp_dce_tcp_g: 1/1024 weight of the old alpha at each update (1 - g)
- * @rp_dce_tcp_rtt: µs period of the alpha timer (paper: K)
- * @rp_rate_reduce_monitor_period: µs; at most one cut per period
+ * @rp_dce_tcp_rtt: us period of the alpha timer (paper: K)
+ * @rp_rate_reduce_monitor_period: us; at most one cut per period
  * @rp_initial_alpha_value: 1/1024 alpha the first CNP sets
  * @rp_gd: shift; a cut is rate * alpha >> rp_gd
- * @np_min_time_between_cnps: µs between two CNPs a QP sends (N)
+ * @np_min_time_between_cnps: us between two CNPs a QP sends (N)
  * @np_cnp_dscp: DSCP of the CNPs sent
  * @np_cnp_prio_mode: bool; 1: CNPs take np_cnp_prio, 0: the priority of
  *	the packet that carried the CE mark
