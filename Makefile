@@ -33,7 +33,8 @@ KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/
 BUILDDIR ?= $(SRC)/build
 BUILD = $(BUILDDIR)/$(KREL)
 
-MODULE_SRCS := Kbuild $(wildcard drivers/vroce/*.[ch] drivers/vroce/probes/*)
+MODULE_SRCS := Kbuild $(wildcard drivers/vroce/*.[ch] drivers/vroce/cc/*.[ch] \
+	drivers/vroce/probes/*)
 
 .PHONY: all modules modules-all install clean demo check check-debug lint \
 	setup bench
@@ -72,6 +73,7 @@ demo: setup
 
 check: setup
 	$(MAKE) --no-print-directory modules-all
+	$(MAKE) --no-print-directory -C $(SRC)/userspace-tests/cc-model check
 	$(MAKE) --no-print-directory -C $(SRC)/userspace-tests tests
 	$(SRC)/ci/run-tests.sh
 

@@ -7,6 +7,7 @@
  */
 #include <linux/module.h>
 
+#include "../cc/dcqcn.c"
 #include "../icrc.c"
 #include "../opcode.c"
 #include "../queue.c"
