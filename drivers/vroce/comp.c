@@ -155,6 +155,7 @@ static void vroce_comp_progress(struct vroce_qp *qp)
 	qp->req.rnr_left = qp->attr.rnr_retry;
 	qp->req.progress = true;
 	qp->req.gap_retry = false;
+	vroce_req_window_grow(qp);
 }
 
 static void vroce_comp_done(struct vroce_qp *qp, struct rxe_send_wqe *wqe,
@@ -215,6 +216,7 @@ static void vroce_comp_nak(struct vroce_qp *qp, u32 index, u8 syndrome,
 	}
 	if (syndrome == VROCE_NAK_PSN_SEQ_ERR) {
 		vroce_counter_inc(qp->vdev, VROCE_CNT_PACKET_SEQ_ERR);
+		vroce_req_window_loss(qp, false);
 		/* Everything before @psn arrived: send again from there. */
 		vroce_comp_rewind(qp, index, psn);
 		return;
@@ -371,6 +373,7 @@ static void vroce_comp_timeout(struct vroce_qp *qp)
 		return;
 	}
 	vroce_counter_inc(qp->vdev, VROCE_CNT_LOCAL_ACK_TIMEOUT_ERR);
+	vroce_req_window_loss(qp, true);
 	req->gap_retry = false;
 	vroce_comp_rewind(qp, i, wqe->first_psn);
 }

@@ -417,6 +417,61 @@ struct sk_buff *vroce_pkt_alloc(struct vroce_dev *vdev, unsigned int len)
 	return skb;
 }
 
+/* A route @cache holds for @av, referenced, or NULL. */
+static struct dst_entry *vroce_route_cached(struct vroce_route_cache *cache,
+					    const struct vroce_av *av,
+					    bool *local)
+{
+	struct dst_entry *dst;
+	struct in6_addr saddr6;
+	__be32 saddr;
+
+	if (!ipv6_addr_equal(&cache->daddr, &av->daddr))
+		return NULL;
+	if (!av->ipv6) {
+		struct rtable *rt = dst_cache_get_ip4(&cache->dst, &saddr);
+
+		if (!rt)
+			return NULL;
+		if (saddr != av->saddr.s6_addr32[3]) {
+			ip_rt_put(rt);
+			return NULL;
+		}
+		*local = rt->rt_type == RTN_LOCAL;
+		return &rt->dst;
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	dst = dst_cache_get_ip6(&cache->dst, &saddr6);
+	if (!dst)
+		return NULL;
+	if (!ipv6_addr_equal(&saddr6, &av->saddr)) {
+		dst_release(dst);
+		return NULL;
+	}
+	*local = dst->dev->flags & IFF_LOOPBACK;
+	return dst;
+#else
+	return NULL;
+#endif
+}
+
+/* Keep @dst, the route just looked up for @av, in @cache. */
+static void vroce_route_keep(struct vroce_route_cache *cache,
+			     const struct vroce_av *av, struct dst_entry *dst)
+{
+	/* the other CPUs' entries are for the old destination */
+	if (!ipv6_addr_equal(&cache->daddr, &av->daddr)) {
+		dst_cache_reset_now(&cache->dst);
+		cache->daddr = av->daddr;
+	}
+	if (!av->ipv6)
+		dst_cache_set_ip4(&cache->dst, dst, av->saddr.s6_addr32[3]);
+#if IS_ENABLED(CONFIG_IPV6)
+	else
+		dst_cache_set_ip6(&cache->dst, dst, &av->saddr);
+#endif
+}
+
 static struct dst_entry *vroce_route(struct net *net, struct vroce_dev *vdev,
 				     const struct vroce_av *av, bool *local)
 {
@@ -496,12 +551,18 @@ static void vroce_push_ip(struct net *net, struct sk_buff *skb,
 	}
 }
 
+static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
+			  struct sk_buff *skb, u32 entropy, bool corrupt,
+			  struct vroce_route_cache *route);
+
 /**
  * vroce_pkt_send() - the one place RoCEv2 packets leave a device
  * @vdev: sending device
  * @av: destination
  * @skb: from vroce_pkt_alloc(), data = BTH .. pad; consumed
  * @entropy: per-flow value for the UDP source port
+ * @route: the sender's route cache (bottom halves off, one sender at a
+ *	time), or NULL: the route is looked up for this packet
  *
  * Adds UDP and IP headers and the ICRC, then hands the packet to the IP
  * stack, or to the local vroce device owning the destination address,
@@ -514,7 +575,8 @@ static void vroce_push_ip(struct net *net, struct sk_buff *skb,
  * dropped and counted (reliable transports retransmit).
  */
 int vroce_pkt_send(struct vroce_dev *vdev, const struct vroce_av *av,
-		   struct sk_buff *skb, u32 entropy)
+		   struct sk_buff *skb, u32 entropy,
+		   struct vroce_route_cache *route)
 {
 	bool corrupt = false;
 
@@ -523,12 +585,19 @@ int vroce_pkt_send(struct vroce_dev *vdev, const struct vroce_av *av,
 		if (!skb)
 			return 0;
 	}
-	return __vroce_pkt_send(vdev, av, skb, entropy, corrupt);
+	return vroce_pkt_xmit(vdev, av, skb, entropy, corrupt, route);
 }
 
 /* vroce_pkt_send() below the fault hook; @corrupt: after the ICRC. */
 int __vroce_pkt_send(struct vroce_dev *vdev, const struct vroce_av *av,
 		     struct sk_buff *skb, u32 entropy, bool corrupt)
+{
+	return vroce_pkt_xmit(vdev, av, skb, entropy, corrupt, NULL);
+}
+
+static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
+			  struct sk_buff *skb, u32 entropy, bool corrupt,
+			  struct vroce_route_cache *route)
 {
 	struct net *net = dev_net(vdev->ndev);
 	struct vroce_dev *target;
@@ -539,7 +608,12 @@ int __vroce_pkt_send(struct vroce_dev *vdev, const struct vroce_av *av,
 	u32 icrc;
 	int err;
 
-	dst = vroce_route(net, vdev, av, &local);
+	dst = route ? vroce_route_cached(route, av, &local) : NULL;
+	if (!dst) {
+		dst = vroce_route(net, vdev, av, &local);
+		if (dst && route)
+			vroce_route_keep(route, av, dst);
+	}
 	if (!dst) {
 		vroce_drop(vdev, skb, VROCE_CNT_TX_ERR);
 		return -EHOSTUNREACH;

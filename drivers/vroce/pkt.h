@@ -9,6 +9,7 @@
 
 #include <linux/in6.h>
 #include <linux/skbuff.h>
+#include <net/dst_cache.h>
 #include <rdma/ib_verbs.h>
 
 #include "hdr.h"
@@ -38,6 +39,19 @@ struct vroce_av {
 };
 
 int vroce_av_from_attr(struct vroce_av *av, const struct rdma_ah_attr *attr);
+
+/**
+ * struct vroce_route_cache - the route a sender's packets took last time
+ * @dst: the route, per CPU, with the source address it was looked up for
+ *	(the IP stack invalidates it when routes change)
+ * @daddr: the destination it was looked up for
+ *
+ * Used with bottom halves off, by one sender at a time (a QP's runner).
+ */
+struct vroce_route_cache {
+	struct dst_cache dst;
+	struct in6_addr daddr;
+};
 
 /**
  * struct vroce_pkt - a received packet, parsed and checked
@@ -90,8 +104,26 @@ static inline void *vroce_pkt_payload(const struct vroce_pkt *pkt)
 				 sizeof(struct udphdr))
 
 struct sk_buff *vroce_pkt_alloc(struct vroce_dev *vdev, unsigned int len);
+
+/*
+ * Room for @hdr header bytes, @len payload bytes and @pad pad bytes at the
+ * end of @skb: headers and pad zeroed, the payload left for the caller to
+ * fill whole (or to drop the packet).  Return: the BTH.
+ */
+static inline struct vroce_bth *vroce_pkt_put(struct sk_buff *skb,
+					      unsigned int hdr,
+					      unsigned int len,
+					      unsigned int pad)
+{
+	u8 *bth = skb_put(skb, hdr + len + pad);
+
+	memset(bth, 0, hdr);
+	memset(bth + hdr + len, 0, pad);
+	return (struct vroce_bth *)bth;
+}
 int vroce_pkt_send(struct vroce_dev *vdev, const struct vroce_av *av,
-		   struct sk_buff *skb, u32 entropy);
+		   struct sk_buff *skb, u32 entropy,
+		   struct vroce_route_cache *route);
 __be16 vroce_pkt_sport(u32 entropy);
 
 /* Receive dispatch (the engines; resp.c for requests, comp.c for responses). */

@@ -201,7 +201,9 @@ static int vroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = vroce_wq_create(qp, init, udata, &resp);
 	if (err)
 		goto free_qpn;
-	vroce_req_init(qp);
+	err = vroce_req_init(qp);
+	if (err)
+		goto free_wq;
 	err = vroce_resp_init(qp);
 	if (err)
 		goto destroy_wq;
@@ -223,6 +225,7 @@ static int vroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 destroy_wq:
 	vroce_req_cleanup(qp);
 	vroce_resp_cleanup(qp);
+free_wq:
 	vroce_wq_destroy(qp);
 free_qpn:
 	xa_erase_irq(&vdev->qps, qp->ibqp.qp_num);

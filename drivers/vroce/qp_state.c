@@ -25,8 +25,6 @@
 
 #include "vroce.h"
 
-#define VROCE_PSN_MASK		0xffffff
-#define VROCE_QPN_MASK		0xffffff
 #define VROCE_MAX_TIMEOUT	31	/* 5-bit fields */
 #define VROCE_MAX_RETRY		7	/* 3-bit fields */
 
@@ -146,6 +144,8 @@ static void vroce_qp_store_attr(struct vroce_qp *qp,
 		cur->qkey = attr->qkey;
 	if (mask & IB_QP_AV) {
 		cur->ah_attr = attr->ah_attr;
+		/* the requester's route is for the old path (run_lock held) */
+		dst_cache_reset(&qp->req.route.dst);
 		/* ib_core holds the GID entry in ibqp.av_sgid_attr */
 		cur->ah_attr.grh.sgid_attr = NULL;
 	}

@@ -16,8 +16,17 @@
 #include "req.h"
 #include "vroce.h"
 
-/* Packets a QP may have unacknowledged before it waits for ACKs. */
+/*
+ * Packets a QP may have unacknowledged before it waits for ACKs: at most
+ * VROCE_REQ_WINDOW, at least VROCE_REQ_MIN_WINDOW.  A software NIC runs on
+ * lossy virtual links and loaded hosts with no PFC: a receiver that falls
+ * behind drops, and every drop costs a go-back-N resend of what is in
+ * flight.  So the window halves on a sequence NAK, falls to the minimum
+ * on a timeout, and grows by one packet per ACK that makes progress: on a
+ * path that loses nothing (loopback) it stays at the maximum.
+ */
 #define VROCE_REQ_WINDOW	256
+#define VROCE_REQ_MIN_WINDOW	8
 
 /*
  * A long message asks for an ACK every this many packets: the ACKs show
@@ -60,11 +69,14 @@ static void vroce_req_timer(struct timer_list *t)
 /**
  * vroce_req_init() - set up a new QP's requester
  * @qp: the QP being created
+ *
+ * Return: 0 or -ENOMEM.
  */
-void vroce_req_init(struct vroce_qp *qp)
+int vroce_req_init(struct vroce_qp *qp)
 {
 	timer_setup(&qp->req.timer, vroce_req_timer, 0);
 	skb_queue_head_init(&qp->req.rx_q);
+	return dst_cache_init(&qp->req.route.dst, GFP_KERNEL);
 }
 
 /**
@@ -83,6 +95,7 @@ void vroce_req_cleanup(struct vroce_qp *qp)
 	vroce_run_unlock(qp);
 	del_timer_sync(&qp->req.timer);
 	skb_queue_purge(&qp->req.rx_q);
+	dst_cache_destroy(&qp->req.route.dst);
 }
 
 /**
@@ -104,6 +117,7 @@ void vroce_req_reset(struct vroce_qp *qp, u32 sq_psn)
 	req->rnr_wait = false;
 	req->gap_retry = false;
 	req->partial = false;
+	req->window = VROCE_REQ_WINDOW;
 }
 
 /* The address packets of @qp (RC, UC) go to. */
@@ -301,11 +315,36 @@ static s32 vroce_req_room(struct vroce_qp *qp, u32 psn)
 	u32 oldest = head->first_psn;
 
 	if (qp->sq.head == qp->sq.next)
-		return VROCE_REQ_WINDOW;
+		return qp->req.window;
 	if (!vroce_wr_is_rd_atomic(head->wr.opcode))
 		oldest = vroce_psn_add(oldest, head->ack_length /
 				       ib_mtu_enum_to_int(qp->attr.path_mtu));
-	return VROCE_REQ_WINDOW - vroce_psn_diff(psn, oldest);
+	return qp->req.window - vroce_psn_diff(psn, oldest);
+}
+
+/**
+ * vroce_req_window_loss() - a packet was lost: send less at a time
+ * @qp: the QP (run_lock held)
+ * @timeout: the loss showed as a retransmit timeout, not a sequence NAK
+ */
+void vroce_req_window_loss(struct vroce_qp *qp, bool timeout)
+{
+	struct vroce_req *req = &qp->req;
+
+	lockdep_assert_held(&qp->run_lock);
+	req->window = timeout ? VROCE_REQ_MIN_WINDOW :
+		      max_t(u32, req->window / 2, VROCE_REQ_MIN_WINDOW);
+}
+
+/**
+ * vroce_req_window_grow() - an ACK made progress: send more at a time
+ * @qp: the QP (run_lock held)
+ */
+void vroce_req_window_grow(struct vroce_qp *qp)
+{
+	lockdep_assert_held(&qp->run_lock);
+	if (qp->req.window < VROCE_REQ_WINDOW)
+		qp->req.window++;
 }
 
 /**
@@ -333,6 +372,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 	bool rc = qp->ibqp.qp_type == IB_QPT_RC;
 	bool ud = !rc && qp->ibqp.qp_type != IB_QPT_UC;
 	u32 wr_op = wqe->wr.opcode, mtu, npkts, nsend, i, end, dqpn, start;
+	u32 ack_every;
 	bool more = req->partial;
 	bool awrite = false;
 	u32 skip;
@@ -399,6 +439,11 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 		end = min_t(u32, nsend, i + max(room, 1));
 	}
 
+	/*
+	 * Often enough that a responder acking only on request (rdma_rxe)
+	 * keeps a small window open.
+	 */
+	ack_every = min_t(u32, VROCE_REQ_ACK_EVERY, max(req->window / 2, 1U));
 	for (; i < end; i++) {
 		u32 off = i * mtu;
 		/* ATOMIC WRITE: the 8 bytes the WQE itself carries (wq.c) */
@@ -409,14 +454,14 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 		unsigned int hdr = vroce_opcode_hdr_len(op);
 		unsigned int pad = (4 - (len & 3)) & 3;
 		bool last = i == nsend - 1;
-		bool ackreq = last || (i + 1) % VROCE_REQ_ACK_EVERY == 0;
+		bool ackreq = last || (i + 1) % ack_every == 0;
 		struct vroce_bth *bth;
 		struct sk_buff *skb;
 
 		skb = vroce_pkt_alloc(qp->vdev, hdr + len + pad);
 		if (!skb)
 			break;	/* lost: the retransmit timer sends it again */
-		bth = skb_put_zero(skb, hdr + len + pad);
+		bth = vroce_pkt_put(skb, hdr, len, pad);
 		vroce_bth_set(bth, op,
 			      last && (wqe->wr.send_flags & IB_SEND_SOLICITED),
 			      pad, IB_DEFAULT_PKEY_FULL, dqpn, rc && ackreq,
@@ -433,7 +478,8 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 			req->partial = false;
 			return true;
 		}
-		vroce_pkt_send(qp->vdev, &av, skb, entropy);
+		vroce_pkt_send(qp->vdev, &av, skb, entropy,
+			       ud ? NULL : &req->route);
 	}
 	req->partial = rc && i < nsend;
 	if (req->partial) {

@@ -15,6 +15,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "compat.h"
+#include "pkt.h"
 
 struct vroce_qp;
 
@@ -73,6 +74,9 @@ enum vroce_wqe_state {
  *	slot's resume on, when the window opens (run_lock)
  * @rx_q: responses from the receive path waiting for the runner (its own
  *	lock)
+ * @window: packets the QP may have unacknowledged (req.c) (run_lock)
+ * @route: route of the QP's packets (RC, UC: one destination, changed
+ *	only by modify_qp under run_lock, which resets it) (run_lock)
  */
 struct vroce_req {
 	u32 psn;
@@ -88,9 +92,11 @@ struct vroce_req {
 	bool gap_retry;
 	bool partial;
 	struct sk_buff_head rx_q;
+	u32 window;
+	struct vroce_route_cache route;
 };
 
-void vroce_req_init(struct vroce_qp *qp);
+int vroce_req_init(struct vroce_qp *qp);
 void vroce_req_cleanup(struct vroce_qp *qp);
 void vroce_req_reset(struct vroce_qp *qp, u32 sq_psn);
 
@@ -99,6 +105,8 @@ unsigned long vroce_req_timeout(struct vroce_qp *qp);
 /* In the runner (run_lock held). */
 bool vroce_req_wqe(struct vroce_qp *qp, u32 index);
 bool vroce_req_rest(struct vroce_qp *qp);
+void vroce_req_window_loss(struct vroce_qp *qp, bool timeout);
+void vroce_req_window_grow(struct vroce_qp *qp);
 void vroce_comp_run(struct vroce_qp *qp, int *budget);
 void vroce_comp_complete(struct vroce_qp *qp);
 

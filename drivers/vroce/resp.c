@@ -325,7 +325,7 @@ static struct sk_buff *vroce_resp_skb(struct vroce_qp *qp, u8 opcode, u32 psn,
 	skb = vroce_pkt_alloc(qp->vdev, hdr + payload + pad);
 	if (!skb)
 		return NULL;
-	*bthp = skb_put_zero(skb, hdr + payload + pad);
+	*bthp = vroce_pkt_put(skb, hdr, payload, pad);
 	vroce_bth_set(*bthp, opcode, false, pad, IB_DEFAULT_PKEY_FULL,
 		      READ_ONCE(qp->attr.dest_qp_num), false, psn);
 	return skb;
@@ -499,7 +499,7 @@ static void vroce_resp_work(struct work_struct *work)
 	spin_unlock_bh(&resp->lock);
 
 	while ((skb = __skb_dequeue(&out)))
-		vroce_pkt_send(qp->vdev, &av, skb, entropy);
+		vroce_pkt_send(qp->vdev, &av, skb, entropy, NULL);
 	if (more)
 		queue_work(system_highpri_wq, &resp->work);
 }
@@ -1235,7 +1235,7 @@ unlock:
 	if (!skb_queue_empty(&out)) {
 		vroce_resp_av(qp, pkt, &av, &entropy);
 		while ((skb = __skb_dequeue(&out)))
-			vroce_pkt_send(qp->vdev, &av, skb, entropy);
+			vroce_pkt_send(qp->vdev, &av, skb, entropy, NULL);
 	}
 	if (signal)
 		vroce_resp_signal(qp);

@@ -43,7 +43,6 @@
 
 #include "vroce.h"
 
-#define VROCE_QPN_MASK		0xffffff
 #define VROCE_ERR_POLL_MIN_MS	1
 #define VROCE_ERR_POLL_MAX_MS	200
 
