@@ -100,7 +100,11 @@ static int vroce_register(const char *name, struct net_device *ndev)
 
 	ibdev->node_type = RDMA_NODE_IB_CA;
 	ibdev->phys_port_cnt = 1;
-	ibdev->num_comp_vectors = num_possible_cpus();
+	/*
+	 * Completion events run where the CQE was written, whatever vector
+	 * a CQ asked for: one vector is what vroce really has.
+	 */
+	ibdev->num_comp_vectors = 1;
 	ibdev->local_dma_lkey = 0;
 	ibdev->node_guid = (__force __be64)vroce_guid_from_mac(ndev->dev_addr);
 	snprintf(ibdev->node_desc, sizeof(ibdev->node_desc), "vroce %s",
