@@ -19,6 +19,10 @@ mkdir -p "$CACHE/bench"
 
 env=''
 [ -z "${VROCE_BENCH_REPS:-}" ] || env="VROCE_BENCH_REPS=$VROCE_BENCH_REPS "
+# a vroce hang or failure makes bench.sh exit 1: say so and pass it on
+rc=0
 "$SRC/ci/vroce-vm" --kernel "$KERNEL" --timeout 3600 -- \
-	"${env}$SRC/userspace-tests/bench.sh" | tee "$report"
+	"${env}$SRC/userspace-tests/bench.sh" | tee "$report" || rc=$?
 echo "report: $report"
+[ "$rc" -eq 0 ] || echo "make bench: FAILED (exit status $rc), see the report" >&2
+exit "$rc"

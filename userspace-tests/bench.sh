@@ -13,6 +13,11 @@
 # its vCPU until the next timer tick, and polled latencies come out as one
 # tick (4 ms) for any driver.  Events leave the vCPU to whoever has work.
 #
+# A vroce perftest that hangs (no exit within 60 s) or fails ends the run
+# at once with exit status 1, its output and the kernel log's last lines:
+# that is a vroce bug.  rdma_rxe's hangs and runs without numbers are
+# missing samples ("-"), as are vroce's runs without numbers.
+#
 # Environment: VROCE_BENCH_REPS (repetitions, default 5).
 set -euo pipefail
 
@@ -20,6 +25,7 @@ reps=${VROCE_BENCH_REPS:-5}
 ko=${VROCE_KO:?VROCE_KO: the vroce.ko to measure}
 ip4=$(ip -4 -o addr show dev eth0 | awk '{split($4, a, "/"); print a[1]; exit}')
 samples=$(mktemp)
+failure=$(mktemp)
 port=19000
 
 up() {
@@ -45,21 +51,45 @@ down() {
 	esac
 }
 
-# perftest PROG ARGS...: server and client on bench0; prints the client's
-# first result line (the numbers under perftest's "#bytes" header).
+# listening PORT: wait (up to 20 s) until a server listens on TCP PORT
+listening() {
+	local _
+
+	for _ in $(seq 1 100); do
+		[ -z "$(ss -Hltn "sport = :$1")" ] || return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# perftest DRIVER PROG ARGS...: server and client on bench0; prints the
+# client's first result line (the numbers under perftest's "#bytes"
+# header).  A run without numbers is retried once, then counts as a
+# missing sample ("- - - - -"): perftest cannot always fit the guest's
+# clock (TCG), and with -F it then reports zeros.  On rdma_rxe a hang is
+# a missing sample too (its event mode hangs now and then: the reply
+# overtakes the ACK, see resp.c's vroce_resp_signal()).  On vroce a
+# program that hangs (no exit within 60 s) or fails is a bug: say so and
+# return 1, which ends the run.
 perftest() {
-	local prog=$1 out _
-	shift
+	local drv=$1 prog=$2 out srv rc src _
+	shift 2
 	for _ in 1 2; do
 		port=$((port + 1))
-		timeout 60 "$prog" -d bench0 -x 1 -F -e -p "$port" "$@" \
+		timeout -k 5 60 "$prog" -d bench0 -x 1 -F -e -p "$port" "$@" \
 			>/dev/null 2>&1 &
-		sleep 1
-		out=$(timeout 60 "$prog" -d bench0 -x 1 -F -e -p "$port" \
-			"$@" "$ip4" 2>&1) || true
-		wait || true
-		# perftest cannot always fit the guest's clock (TCG), and
-		# then reports nothing or zeros: retry
+		srv=$!
+		listening "$port" ||
+			echo "bench: $prog server not listening on $port after 20 s" >&2
+		rc=0
+		out=$(timeout -k 5 60 "$prog" -d bench0 -x 1 -F -e -p "$port" \
+			"$@" "$ip4" 2>&1) || rc=$?
+		src=0
+		wait "$srv" || src=$?
+		if [ "$drv" = vroce ] && [ "$rc$src" != 00 ]; then
+			vroce_failed "$prog $*" "$rc" "$src" "$out"
+			return 1
+		fi
 		out=$(awk '/#bytes/ { hdr = 1; next }
 			   hdr && $1 ~ /^[0-9]+$/ && $4 + 0 > 0 { print; exit }' \
 			<<<"$out")
@@ -68,21 +98,41 @@ perftest() {
 			return 0
 		fi
 	done
-	# rdma_rxe's event mode hangs now and then (the reply overtakes the
-	# ACK, see resp.c's vroce_resp_signal()): a missing sample, not a stop
-	echo "bench: $prog $* produced no result" >&2
+	echo "bench: $drv: $prog $* produced no result" >&2
 	echo "- - - - -"
 }
 
-# sample DRIVER REP: one measurement of each metric, appended to $samples
+# status RC: what a timeout(1) exit status means
+status() {
+	case $1 in
+	124 | 137) echo "hung (killed after 60 s)" ;;
+	*) echo "exit $1" ;;
+	esac
+}
+
+# vroce_failed WHAT CLIENT_RC SERVER_RC OUT: what went wrong, into
+# $failure (perftest() runs in a command substitution: the main loop
+# prints it)
+vroce_failed() {
+	{
+		echo "bench: FAIL: vroce: $1: client $(status "$2"), server $(status "$3")"
+		echo "bench: client output (last lines):"
+		tail -n 8 <<<"$4" | sed 's/^/    /'
+		echo "bench: kernel log (last lines):"
+		dmesg | tail -n 20 | sed 's/^/    /'
+	} >"$failure"
+}
+
+# sample DRIVER REP: one measurement of each metric, appended to
+# $samples; returns 1 when vroce failed (perftest() said how)
 sample() {
 	local drv=$1 rep=$2 line
-	line=$(perftest ib_send_bw -s 65536 -n 2000)
+	line=$(perftest "$drv" ib_send_bw -s 65536 -n 2000) || return 1
 	# columns: bytes iterations BW-peak BW-average(MB/s) MsgRate(Mpps)
 	echo "$drv bw_MBps $rep $(awk '{print $4}' <<<"$line")" >>"$samples"
-	line=$(perftest ib_send_bw -s 64 -n 20000)
+	line=$(perftest "$drv" ib_send_bw -s 64 -n 20000) || return 1
 	echo "$drv rate_Mpps $rep $(awk '{print $5}' <<<"$line")" >>"$samples"
-	line=$(perftest ib_send_lat -s 8 -n 1000)
+	line=$(perftest "$drv" ib_send_lat -s 8 -n 1000) || return 1
 	# columns: bytes iterations t_min t_max t_typical(us) ...
 	echo "$drv lat_us $rep $(awk '{print $5}' <<<"$line")" >>"$samples"
 }
@@ -95,7 +145,13 @@ for rep in $(seq 1 "$reps"); do
 	if [ $((rep % 2)) -eq 1 ]; then order="rxe vroce"; else order="vroce rxe"; fi
 	for drv in $order; do
 		up "$drv"
-		sample "$drv" "$rep"
+		if ! sample "$drv" "$rep"; then
+			cat "$failure"
+			echo "samples so far (driver metric repetition value):"
+			cat "$samples"
+			echo "bench: FAIL: vroce hung or failed in repetition $rep of $reps: a bug, not a missing sample; no report"
+			exit 1
+		fi
 		down "$drv"
 	done
 	echo "bench: repetition $rep of $reps done" >&2
@@ -130,4 +186,4 @@ END {
 		printf "%-10s %12.3f %12.3f %8.2f %8s\n", m[i], r, o, r ? o / r : 0, target[m[i]]
 	}
 }' "$samples"
-rm -f "$samples"
+rm -f "$samples" "$failure"

@@ -58,6 +58,11 @@ const struct ib_device_ops vroce_dev_ops = {
 	/* Each object file adds its verbs through its own ops table. */
 };
 
+/*
+ * rdma link add passes no extack to newlink: the errno is all the command
+ * shows, so each refusal also says why, and what to do instead, in one
+ * rate-limited line.
+ */
 static int vroce_check_netdev(struct net_device *ndev)
 {
 	struct ib_device *other;
@@ -66,13 +71,27 @@ static int vroce_check_netdev(struct net_device *ndev)
 	 * RoCE carries VLANs in the GID table of the device on the real
 	 * netdev; a second device on a VLAN would answer the same packets.
 	 */
-	if (is_vlan_dev(ndev))
+	if (is_vlan_dev(ndev)) {
+		pr_warn_ratelimited("%s is a VLAN device: add the vroce device on %s, its GID table covers the VLAN (EOPNOTSUPP)\n",
+				    netdev_name(ndev),
+				    netdev_name(vlan_dev_real_dev(ndev)));
 		return -EOPNOTSUPP;
-	if (ndev->type != ARPHRD_ETHER || ndev->addr_len != ETH_ALEN)
+	}
+	if (ndev->flags & IFF_LOOPBACK) {
+		pr_warn_ratelimited("%s is the loopback device: add the vroce device on an Ethernet netdev; its own traffic loops back inside vroce (EINVAL)\n",
+				    netdev_name(ndev));
 		return -EINVAL;
+	}
+	if (ndev->type != ARPHRD_ETHER || ndev->addr_len != ETH_ALEN) {
+		pr_warn_ratelimited("%s is not an Ethernet device (ARPHRD type %u): RoCEv2 needs one, e.g. a NIC, veth or bond (EINVAL)\n",
+				    netdev_name(ndev), ndev->type);
+		return -EINVAL;
+	}
 
 	other = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
 	if (other) {
+		pr_warn_ratelimited("%s already has the RDMA device %s: one per netdev, use it or rdma link delete it first (EEXIST)\n",
+				    netdev_name(ndev), dev_name(&other->dev));
 		ib_device_put(other);
 		return -EEXIST;
 	}
@@ -100,7 +119,11 @@ static int vroce_register(const char *name, struct net_device *ndev)
 
 	ibdev->node_type = RDMA_NODE_IB_CA;
 	ibdev->phys_port_cnt = 1;
-	ibdev->num_comp_vectors = num_possible_cpus();
+	/*
+	 * Completion events run where the CQE was written, whatever vector
+	 * a CQ asked for: one vector is what vroce really has.
+	 */
+	ibdev->num_comp_vectors = 1;
 	ibdev->local_dma_lkey = 0;
 	ibdev->node_guid = (__force __be64)vroce_guid_from_mac(ndev->dev_addr);
 	snprintf(ibdev->node_desc, sizeof(ibdev->node_desc), "vroce %s",

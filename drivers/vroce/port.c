@@ -130,6 +130,9 @@ int vroce_query_device(struct ib_device *ibdev, struct ib_device_attr *attr,
  * @port_num: always 1 (ib_core checks the range)
  * @attr: zeroed by ib_core, filled in here
  *
+ * qkey_viol_cntr is the rx_qkey_violation hw counter (UD packets dropped
+ * for a wrong Q_Key), saturated at U32_MAX.
+ *
  * Return: 0.
  */
 int vroce_query_port(struct ib_device *ibdev, u32 port_num,
@@ -153,7 +156,10 @@ int vroce_query_port(struct ib_device *ibdev, u32 port_num,
 			       IB_PORT_VENDOR_CLASS_SUP;
 	attr->max_msg_sz = VROCE_MAX_MSG_SIZE;
 	attr->bad_pkey_cntr = 0;
-	attr->qkey_viol_cntr = 0;
+	/* a 64-bit hw counter in a u32: saturate rather than wrap */
+	attr->qkey_viol_cntr = min_t(u64, U32_MAX,
+				     vroce_counter_read(vdev,
+							VROCE_CNT_RX_QKEY_VIOLATION));
 	attr->pkey_tbl_len = VROCE_MAX_PKEYS;
 	attr->lid = 0;
 	attr->sm_lid = 0;

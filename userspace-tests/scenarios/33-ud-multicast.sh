@@ -6,7 +6,9 @@
 # userspace-tests/bin/ud_mcast:
 #  1. selftest on one device: the errors, the attach limit, loopback
 #     delivery to several QPs (IPv4-mapped and IPv6 groups), nothing after
-#     detach, nothing for another group or Q_Key.
+#     detach, nothing for another group or Q_Key, and every message the
+#     other Q_Key's QP drops counted once in ibv_query_port's
+#     qkey_viol_cntr.
 #  2. one device, three processes: two member processes (two QPs each)
 #     and a sender; the interface joins the group while QPs are attached
 #     (ip maddr) and leaves it after.

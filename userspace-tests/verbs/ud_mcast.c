@@ -9,9 +9,10 @@
  *	attached, the per-group attach limit), and multicast loopback:
  *	a sender and several QPs of the same device, each member gets
  *	every message exactly once with its data, source QP and GRH; a QP
- *	of another group or with another Q_Key gets nothing; after detach
- *	a QP gets nothing; an IPv4-mapped and (if the device has an IPv6
- *	GID) an IPv6 group.
+ *	of another group or with another Q_Key gets nothing, and each
+ *	message the latter drops counts once in the port's qkey_viol_cntr
+ *	(ibv_query_port); after detach a QP gets nothing; an IPv4-mapped
+ *	and (if the device has an IPv6 GID) an IPv6 group.
  *
  *   ud_mcast [-d DEV] -G GROUP [-q QPS] [-n N] [-2] [-r FILE] [-x FILE] member
  *	QPS UD QPs attached to GROUP; touches FILE -r once they are
@@ -590,8 +591,53 @@ out:
 }
 
 /*
+ * The port's Q_Key violation counter (ibv_query_port) grows by exactly
+ * @want from @before: poll until it gets there or 5 s pass (delivery to
+ * the QPs may lag behind the send completion), then compare.
+ */
+static void expect_qkey_violations(const char *group_str, uint32_t before,
+				   uint32_t want)
+{
+	uint64_t deadline = vt_now_ms() + 5000;
+	struct ibv_port_attr pa;
+	char name[96];
+	uint32_t got;
+
+	snprintf(name, sizeof(name), "%s qkey_viol_cntr", group_str);
+	for (;;) {
+		memset(&pa, 0, sizeof(pa));
+		if (ibv_query_port(D.ctx, 1, &pa)) {
+			vt_failf(name, "ibv_query_port: %s", vt_errname(errno));
+			return;
+		}
+		got = pa.qkey_viol_cntr - before;
+		if (got >= want || vt_now_ms() >= deadline)
+			break;
+		usleep(10000);
+	}
+	if (got == want)
+		vt_ok(name, "+%u, one per message the QP with another Q_Key dropped",
+		      got);
+	else
+		vt_failf(name, "+%u (now %u), want +%u: one per message the QP with another Q_Key dropped",
+			 got, pa.qkey_viol_cntr, want);
+}
+
+/* The port's qkey_viol_cntr now (0 if the query fails: checked later). */
+static uint32_t qkey_violations(void)
+{
+	struct ibv_port_attr pa;
+
+	memset(&pa, 0, sizeof(pa));
+	if (ibv_query_port(D.ctx, 1, &pa))
+		return 0;
+	return pa.qkey_viol_cntr;
+}
+
+/*
  * Loopback on one device: @nm members of @group, a QP of another group
  * and one of the group with another Q_Key; the sender is not attached.
+ * The other-Q_Key QP drops each of the 2n messages as a Q_Key violation.
  */
 static void test_loopback(const char *group_str)
 {
@@ -601,6 +647,7 @@ static void test_loopback(const char *group_str)
 	struct sender s;
 	char name[64];
 	int i, ret, n = opt_n;
+	uint32_t qv0;
 
 	parse_group(group_str, &g);
 	parse_group(gid_v4(&g) ? "239.1.2.99" : "ff0e::db8:99", &other);
@@ -633,6 +680,7 @@ static void test_loopback(const char *group_str)
 	/* Everyone in the group gets 0..n-1; the last two nothing. */
 	for (i = 0; i < NM + 2; i++)
 		member_expect(&m[i], 0, i < NM ? (uint32_t)n : 0);
+	qv0 = qkey_violations();
 	ret = sender_send(&s, 0, n, QKEY);
 	if (ret)
 		vt_failf(group_str, "send: %s", vt_errname(ret));
@@ -651,6 +699,8 @@ static void test_loopback(const char *group_str)
 	members_wait(m, NM + 2, 20000, 300);
 	for (i = 0; i < NM + 2; i++)
 		member_report(&m[i], i == NM - 1 ? "(detached)" : "(phase 2)");
+	/* the other-Q_Key QP (m[NM + 1]) was attached in both phases */
+	expect_qkey_violations(group_str, qv0, 2 * (uint32_t)n);
 
 	/* The sender sends to the group with nobody attached: no error. */
 	for (i = 0; i < NM + 2; i++)

@@ -891,6 +891,12 @@ static void test_cq(void)
 	errno = 0;
 	cq = ibv_create_cq(D.ctx, -1, NULL, NULL, 0);
 	vt_expect_null("cq.create.negative", cq, errno, EINVAL, vt_destroy_cq);
+	/* completion work does not follow comp_vector: vroce says it has 1 */
+	if (D.ctx->num_comp_vectors == 1)
+		vt_ok("cq.num_comp_vectors", "1");
+	else
+		vt_failf("cq.num_comp_vectors", "%d, want 1 (comp_vector is not honoured)",
+			 D.ctx->num_comp_vectors);
 	errno = 0;
 	cq = ibv_create_cq(D.ctx, 16, NULL, NULL, D.ctx->num_comp_vectors);
 	vt_expect_null("cq.create.bad_comp_vector", cq, errno, EINVAL,

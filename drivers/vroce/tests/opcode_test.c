@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: invariants of the BTH opcode table (opcode.c) and a header
- * encode/decode round trip for every valid opcode, with the driver's own
- * table, offsets and accessors.
+ * KUnit: the BTH opcode table (opcode.c) against the IBTA layout of each
+ * opcode written out here as numbers, invariants of its flags, and a
+ * header encode/decode round trip for every valid opcode through the
+ * driver's offsets and accessors.
  */
 #include <kunit/test.h>
 #include <linux/string.h>
@@ -39,61 +40,167 @@ static void invalid_opcodes_empty(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n, 256U - 25 - 12 - 2 - 1);
 }
 
-/* The header length is the BTH plus the extension headers present. */
-static void hdr_len_sums_extensions(struct kunit *test)
+/*
+ * The IBTA layout of every opcode vroce speaks, written out as numbers
+ * (vol. 1 9.2-9.4 and table 38, the 1.5 memory placement extensions for
+ * FLUSH and ATOMIC WRITE, RoCEv2 annex A17 for the CNP), independent of
+ * opcode.c: the header length from the BTH to the payload, where each
+ * extension header starts, whether a payload follows, the packet's place
+ * in its message and its direction.  rdma_rxe's rxe_opcode.c gives the
+ * same lengths and offsets.
+ */
+enum { PF = 1, PM, PL, PO };	/* first, middle, last, only */
+enum { DRQ = 1, DRS };		/* requester -> responder, or back */
+
+struct ibta_ext {
+	u8 ext;		/* enum vroce_ext */
+	u8 off;		/* from the BTH; 0: unused entry */
+};
+
+struct ibta_op {
+	u8 opc;
+	u8 len;
+	bool payload;
+	u8 pos, dir;
+	struct ibta_ext e[2];
+};
+
+#define E(x, o)		{ VROCE_EXT_##x, o }
+
+static const struct ibta_op ibta_ops[] = {
+	/* RC */
+	{ 0x00, 12, true, PF, DRQ },			/* SEND_FIRST */
+	{ 0x01, 12, true, PM, DRQ },			/* SEND_MIDDLE */
+	{ 0x02, 12, true, PL, DRQ },			/* SEND_LAST */
+	{ 0x03, 16, true, PL, DRQ, { E(IMMDT, 12) } },	/* SEND_LAST_IMM */
+	{ 0x04, 12, true, PO, DRQ },			/* SEND_ONLY */
+	{ 0x05, 16, true, PO, DRQ, { E(IMMDT, 12) } },	/* SEND_ONLY_IMM */
+	{ 0x06, 28, true, PF, DRQ, { E(RETH, 12) } },	/* WRITE_FIRST */
+	{ 0x07, 12, true, PM, DRQ },			/* WRITE_MIDDLE */
+	{ 0x08, 12, true, PL, DRQ },			/* WRITE_LAST */
+	{ 0x09, 16, true, PL, DRQ, { E(IMMDT, 12) } },	/* WRITE_LAST_IMM */
+	{ 0x0a, 28, true, PO, DRQ, { E(RETH, 12) } },	/* WRITE_ONLY */
+	{ 0x0b, 32, true, PO, DRQ, { E(RETH, 12), E(IMMDT, 28) } },
+	{ 0x0c, 28, false, PO, DRQ, { E(RETH, 12) } },	/* READ_REQUEST */
+	{ 0x0d, 16, true, PF, DRS, { E(AETH, 12) } },	/* READ_RESP_FIRST */
+	{ 0x0e, 12, true, PM, DRS },			/* READ_RESP_MIDDLE */
+	{ 0x0f, 16, true, PL, DRS, { E(AETH, 12) } },	/* READ_RESP_LAST */
+	{ 0x10, 16, true, PO, DRS, { E(AETH, 12) } },	/* READ_RESP_ONLY */
+	{ 0x11, 16, false, PO, DRS, { E(AETH, 12) } },	/* ACKNOWLEDGE */
+	{ 0x12, 24, false, PO, DRS, { E(AETH, 12), E(ATMACK, 16) } },
+	{ 0x13, 40, false, PO, DRQ, { E(ATMETH, 12) } },	/* COMPARE_SWAP */
+	{ 0x14, 40, false, PO, DRQ, { E(ATMETH, 12) } },	/* FETCH_ADD */
+	{ 0x16, 16, true, PL, DRQ, { E(IETH, 12) } },	/* SEND_LAST_INV */
+	{ 0x17, 16, true, PO, DRQ, { E(IETH, 12) } },	/* SEND_ONLY_INV */
+	{ 0x1c, 32, false, PO, DRQ, { E(FETH, 12), E(RETH, 16) } }, /* FLUSH */
+	{ 0x1d, 28, true, PO, DRQ, { E(RETH, 12) } },	/* ATOMIC_WRITE */
+	/* UC */
+	{ 0x20, 12, true, PF, DRQ },
+	{ 0x21, 12, true, PM, DRQ },
+	{ 0x22, 12, true, PL, DRQ },
+	{ 0x23, 16, true, PL, DRQ, { E(IMMDT, 12) } },
+	{ 0x24, 12, true, PO, DRQ },
+	{ 0x25, 16, true, PO, DRQ, { E(IMMDT, 12) } },
+	{ 0x26, 28, true, PF, DRQ, { E(RETH, 12) } },
+	{ 0x27, 12, true, PM, DRQ },
+	{ 0x28, 12, true, PL, DRQ },
+	{ 0x29, 16, true, PL, DRQ, { E(IMMDT, 12) } },
+	{ 0x2a, 28, true, PO, DRQ, { E(RETH, 12) } },
+	{ 0x2b, 32, true, PO, DRQ, { E(RETH, 12), E(IMMDT, 28) } },
+	/* UD */
+	{ 0x64, 20, true, PO, DRQ, { E(DETH, 12) } },	/* SEND_ONLY */
+	{ 0x65, 24, true, PO, DRQ, { E(DETH, 12), E(IMMDT, 20) } },
+	/* CNP: the BTH and 16 reserved bytes */
+	{ 0x81, 28, false, 0, 0 },
+};
+
+/* Extension header lengths, IBTA vol. 1 9.3-9.4 and the 1.5 FETH. */
+static void ext_lengths_ibta(struct kunit *test)
 {
-	unsigned int opc, e;
+	KUNIT_EXPECT_EQ(test, sizeof(struct vroce_bth), 12);
+	KUNIT_EXPECT_EQ(test, vroce_ext_len[VROCE_EXT_DETH], 8);
+	KUNIT_EXPECT_EQ(test, vroce_ext_len[VROCE_EXT_FETH], 4);
+	KUNIT_EXPECT_EQ(test, vroce_ext_len[VROCE_EXT_RETH], 16);
+	KUNIT_EXPECT_EQ(test, vroce_ext_len[VROCE_EXT_ATMETH], 28);
+	KUNIT_EXPECT_EQ(test, vroce_ext_len[VROCE_EXT_AETH], 4);
+	KUNIT_EXPECT_EQ(test, vroce_ext_len[VROCE_EXT_ATMACK], 8);
+	KUNIT_EXPECT_EQ(test, vroce_ext_len[VROCE_EXT_IMMDT], 4);
+	KUNIT_EXPECT_EQ(test, vroce_ext_len[VROCE_EXT_IETH], 4);
+}
 
-	for (opc = 0; opc < 256; opc++) {
-		u32 f = vroce_opcodes[opc].flags;
-		unsigned int len = sizeof(struct vroce_bth);
+static const struct ibta_op *ibta_find(unsigned int opc)
+{
+	unsigned int i;
 
-		if (!(f & VROCE_F_VALID))
-			continue;
-		KUNIT_EXPECT_NOT_NULL(test, vroce_opcodes[opc].name);
-		if (f & VROCE_F_CNP) {
-			KUNIT_EXPECT_EQ(test, vroce_opcode_hdr_len(opc),
-					sizeof(struct vroce_bth) + 16);
-			continue;
-		}
-		for (e = 0; e < VROCE_EXT_COUNT; e++)
-			if (f & VROCE_F_EXT(e))
-				len += vroce_ext_len[e];
-		KUNIT_EXPECT_EQ_MSG(test, vroce_opcode_hdr_len(opc), len,
-				    "%s", vroce_opcodes[opc].name);
-	}
+	for (i = 0; i < ARRAY_SIZE(ibta_ops); i++)
+		if (ibta_ops[i].opc == opc)
+			return &ibta_ops[i];
+	return NULL;
+}
+
+static int ibta_ext_off(const struct ibta_op *t, unsigned int ext)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t->e); i++)
+		if (t->e[i].off && t->e[i].ext == ext)
+			return t->e[i].off;
+	return -1;
 }
 
 /*
- * Extension offsets: the present ones follow the BTH back to back, in
- * enum order, and end exactly at the header length.
+ * All 256 opcodes against the table above: the listed ones are valid with
+ * its header length, extension offsets, payload, position and direction;
+ * every other opcode is invalid (no length, no extension header).
  */
-static void ext_offsets_packed(struct kunit *test)
+static void layout_matches_ibta(struct kunit *test)
 {
-	unsigned int opc, e;
+	static const u32 pos_flag[] = {
+		[PF] = VROCE_F_FIRST, [PM] = VROCE_F_MIDDLE,
+		[PL] = VROCE_F_LAST, [PO] = VROCE_F_ONLY,
+	};
+	unsigned int opc, e, nvalid = 0;
 
 	for (opc = 0; opc < 256; opc++) {
+		const struct ibta_op *t = ibta_find(opc);
 		u32 f = vroce_opcodes[opc].flags;
-		int next = sizeof(struct vroce_bth);
 
-		if (!(f & VROCE_F_VALID) || (f & VROCE_F_CNP))
+		if (!t) {
+			KUNIT_EXPECT_FALSE_MSG(test, vroce_opcode_valid(opc),
+					       "opcode %#x is not IBTA's", opc);
+			KUNIT_EXPECT_EQ_MSG(test, vroce_opcode_hdr_len(opc), 0U,
+					    "opcode %#x", opc);
+			for (e = 0; e < VROCE_EXT_COUNT; e++)
+				KUNIT_EXPECT_EQ_MSG(test,
+						    vroce_opcode_ext_offset(opc, e),
+						    -1, "opcode %#x ext %u",
+						    opc, e);
 			continue;
-		for (e = 0; e < VROCE_EXT_COUNT; e++) {
-			int off = vroce_opcode_ext_offset(opc, e);
-
-			if (!(f & VROCE_F_EXT(e))) {
-				KUNIT_EXPECT_EQ(test, off, -1);
-				continue;
-			}
-			KUNIT_EXPECT_EQ_MSG(test, off, next, "%s ext %u",
-					    vroce_opcodes[opc].name, e);
-			next = off + vroce_ext_len[e];
-			KUNIT_EXPECT_LE(test, next,
-					(int)vroce_opcode_hdr_len(opc));
 		}
-		KUNIT_EXPECT_EQ_MSG(test, next, (int)vroce_opcode_hdr_len(opc),
-				    "%s", vroce_opcodes[opc].name);
+		nvalid++;
+		KUNIT_EXPECT_TRUE_MSG(test, vroce_opcode_valid(opc),
+				      "opcode %#x", opc);
+		KUNIT_EXPECT_EQ_MSG(test, vroce_opcode_hdr_len(opc),
+				    (unsigned int)t->len, "opcode %#x", opc);
+		for (e = 0; e < VROCE_EXT_COUNT; e++)
+			KUNIT_EXPECT_EQ_MSG(test, vroce_opcode_ext_offset(opc, e),
+					    ibta_ext_off(t, e),
+					    "opcode %#x ext %u", opc, e);
+		KUNIT_EXPECT_EQ_MSG(test, !!(f & VROCE_F_PAYLOAD), t->payload,
+				    "opcode %#x payload", opc);
+		if (!t->pos) {
+			KUNIT_EXPECT_TRUE(test, f & VROCE_F_CNP);
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, f & POS_MASK, pos_flag[t->pos],
+				    "opcode %#x position", opc);
+		KUNIT_EXPECT_EQ_MSG(test, !!(f & VROCE_F_REQ), t->dir == DRQ,
+				    "opcode %#x direction", opc);
+		KUNIT_EXPECT_EQ_MSG(test, !!(f & VROCE_F_RESP), t->dir == DRS,
+				    "opcode %#x direction", opc);
 	}
+	/* 25 RC, 12 UC, 2 UD opcodes and the CNP */
+	KUNIT_EXPECT_EQ(test, nvalid, 40U);
 }
 
 /* Each packet is FIRST, MIDDLE, LAST or ONLY (= FIRST | LAST). */
@@ -371,8 +478,8 @@ static void hdr_round_trip(struct kunit *test)
 
 static struct kunit_case vroce_opcode_cases[] = {
 	KUNIT_CASE(invalid_opcodes_empty),
-	KUNIT_CASE(hdr_len_sums_extensions),
-	KUNIT_CASE(ext_offsets_packed),
+	KUNIT_CASE(ext_lengths_ibta),
+	KUNIT_CASE(layout_matches_ibta),
 	KUNIT_CASE(position_flags_consistent),
 	KUNIT_CASE(extensions_match_operations),
 	KUNIT_CASE(transports_restricted),

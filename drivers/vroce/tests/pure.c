@@ -2,8 +2,9 @@
 /*
  * vroce_test.ko: KUnit suites for the pure logic of vroce.  The module
  * compiles its own copy of the driver sources under test (they hold no
- * state; the ring code and the QP state table need ib_core), so it loads
- * without vroce.ko and the driver needs no test-only exports.
+ * state; the ring code needs ib_core), so it loads without vroce.ko and
+ * the driver needs no test-only exports.  qp_state_test.c compiles in
+ * qp_state.c itself, with stubs for the transport hooks it calls.
  */
 #include <linux/module.h>
 
