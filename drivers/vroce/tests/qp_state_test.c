@@ -2,8 +2,8 @@
 /*
  * KUnit: vroce's QP state machine (qp_state.c), run for real on a QP that
  * has no transport.  The file is compiled in here with the transport
- * hooks it calls (reset, kick, run, schedule, event) replaced by stubs
- * that count the calls, so each case drives vroce_modify_qp(),
+ * hooks it calls (reset, kick, run, run lock, schedule, event) replaced
+ * by stubs that count the calls, so each case drives vroce_modify_qp(),
  * vroce_query_qp() and vroce_qp_set_error() and checks against IBTA
  * written out here: the legal transitions and the attributes each one
  * requires (vol. 1 10.3 and 11.2.4), the width of each attribute's field,
@@ -44,9 +44,19 @@ void vroce_req_kick(struct vroce_qp *qp)
 	hooks.kick++;
 }
 
-void vroce_qp_run(struct vroce_qp *qp)
+void vroce_qp_run(struct vroce_qp *qp, bool may_sleep)
 {
 	hooks.run++;
+}
+
+void vroce_run_lock(struct vroce_qp *qp)
+{
+	spin_lock_bh(&qp->run_lock);
+}
+
+void vroce_run_unlock(struct vroce_qp *qp)
+{
+	spin_unlock_bh(&qp->run_lock);
 }
 
 void vroce_qp_schedule(struct vroce_qp *qp)
@@ -82,7 +92,7 @@ static struct vroce_qp *new_qp(struct kunit *test, enum ib_qp_type type,
 	qp->ibqp.device = &vdev->ibdev;
 	qp->ibqp.qp_type = type;
 	qp->ibqp.qp_num = 0x11;
-	mutex_init(&qp->run_lock);
+	spin_lock_init(&qp->run_lock);
 	spin_lock_init(&qp->state_lock);
 	qp->state = state;
 	qp->attr.qp_state = state;
