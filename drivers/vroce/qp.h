@@ -6,7 +6,8 @@
  *
  * Files: qp.c creates, looks up and destroys QPs; qp_state.c holds
  * modify_qp/query_qp and the state machine; wq.c the work queues: ring
- * geometry, posting, the checks every WQE passes, completion and flush.
+ * geometry, posting, the checks every WQE passes, completion and flush;
+ * runner.c the run state that drives the send side (never sleeping).
  *
  * The send queue has two rings.  A user QP's process writes WQEs into a
  * shared ring (@sq.queue); the kernel copies each one into a private ring
@@ -160,7 +161,7 @@ struct vroce_qpn {
  * and vroce_destroy_qp() (qp.c); vroce_qp_enter() for RESET and
  * vroce_modify_qp() for a new rq_psn/sq_psn (qp_state.c);
  * vroce_qp_run_err() in wq.c for a receive WQE the responder holds (before
- * the RQ flush); vroce_req_kick() (wq.c) to wake the requester.
+ * the RQ flush); vroce_req_kick() (runner.c) to wake the requester.
  */
 struct vroce_qp {
 	struct ib_qp ibqp;

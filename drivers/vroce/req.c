@@ -2,7 +2,7 @@
 /*
  * Requester: turns the send WQE at sq.next into packets.
  *
- * Runs in the QP's runner (wq.c) with run_lock held, so the QP's
+ * Runs in the QP's runner (runner.c) with run_lock held, so the QP's
  * attributes are stable (modify_qp holds run_lock too).  A WQE is sent
  * whole: its PSNs are first_psn..last_psn, assigned from req.psn; a
  * retransmission rewinds req.psn to the first_psn of the oldest WQE to
