@@ -5,8 +5,8 @@
  *
  * The receive path queues a response on its QP (vroce_comp_rcv()) and
  * runs the runner, which usually completes it in the same pass; all of
- * the following runs in the runner with run_lock held: matching a response to the in-flight WQE whose PSNs it covers,
- * placing read data, marking WQEs done, going back to the oldest WQE to
+ * the following runs in the runner with run_lock held: matching a
+ * response to the in-flight WQE whose PSNs it covers, placing read data, marking WQEs done, going back to the oldest WQE to
  * send again (go-back-N) on a NAK or a timeout, and completing done WQEs
  * in order from the head of the send queue.
  */

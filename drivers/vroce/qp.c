@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Queue pairs: creation, lookup by number, destruction.  The state
- * machine is in qp_state.c, the work queues in wq.c.
+ * machine is in qp_state.c, the work queues in wq.c, sq.c and rq.c.
  *
  * QP numbers come from vroce_dev.qps: 16..2^24-1, cyclic, so that a
  * number is not reused while packets for its last owner may still be on

@@ -5,9 +5,10 @@
  * build on this struct.
  *
  * Files: qp.c creates, looks up and destroys QPs; qp_state.c holds
- * modify_qp/query_qp and the state machine; wq.c the work queues: ring
- * geometry, posting, the checks every WQE passes, completion and flush;
- * runner.c the run state that drives the send side (never sleeping).
+ * modify_qp/query_qp and the state machine; wq.c the rings' geometry;
+ * sq.c and rq.c posting, the checks every WQE passes, completion and
+ * flush; runner.c the run state that drives the send side (never
+ * sleeping).
  *
  * The send queue has two rings.  A user QP's process writes WQEs into a
  * shared ring (@sq.queue); the kernel copies each one into a private ring
@@ -160,7 +161,7 @@ struct vroce_qpn {
  * Transport state joins here.  Its hooks belong in: vroce_create_qp()
  * and vroce_destroy_qp() (qp.c); vroce_qp_enter() for RESET and
  * vroce_modify_qp() for a new rq_psn/sq_psn (qp_state.c);
- * vroce_qp_run_err() in wq.c for a receive WQE the responder holds (before
+ * vroce_qp_run_err() in rq.c for a receive WQE the responder holds (before
  * the RQ flush); vroce_req_kick() (runner.c) to wake the requester.
  */
 struct vroce_qp {
@@ -273,7 +274,7 @@ int vroce_rq_take(struct vroce_qp *qp, struct rxe_recv_wqe *wqe, size_t len);
 
 extern const struct ib_device_ops vroce_qp_ops;
 
-/* Between qp.c, qp_state.c and wq.c only. */
+/* Between qp.c, qp_state.c and the work-queue files only. */
 struct rxe_create_qp_resp;
 
 int vroce_wq_create(struct vroce_qp *qp, struct ib_qp_init_attr *init,
@@ -286,7 +287,8 @@ void vroce_run_init(struct vroce_qp *qp);
 void vroce_run_lock(struct vroce_qp *qp);
 void vroce_run_unlock(struct vroce_qp *qp);
 
-/* The runner's steps (wq.c), run_lock held; @budget counts steps left. */
+/* The runner's steps (sq.c, rq.c), run_lock held; @budget: steps left. */
+void vroce_sq_discard(struct vroce_qp *qp);
 void vroce_sq_intake(struct vroce_qp *qp, bool check, int *budget);
 void vroce_sq_exec(struct vroce_qp *qp, int *budget);
 void vroce_sq_drain_check(struct vroce_qp *qp);

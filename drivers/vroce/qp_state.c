@@ -16,7 +16,7 @@
  *   SQE    posted sends are flushed, receives continue;
  *   ERR    every outstanding WQE of both queues completes with
  *          IB_WC_WR_FLUSH_ERR, and so does every WQE posted later
- *          (see wq.c for how a user RQ is watched).
+ *          (see rq.c for how a user RQ is watched).
  * ib_modify_qp_is_ok() already encodes each source state's legal targets
  * and masks, so there is no per-state function: the one rule it lacks
  * (SQD->SQD only once drained) is checked beside it.

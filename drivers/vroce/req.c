@@ -446,7 +446,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 	ack_every = min_t(u32, VROCE_REQ_ACK_EVERY, max(req->window / 2, 1U));
 	for (; i < end; i++) {
 		u32 off = i * mtu;
-		/* ATOMIC WRITE: the 8 bytes the WQE itself carries (wq.c) */
+		/* ATOMIC WRITE: the 8 bytes the WQE itself carries (sq.c) */
 		u32 len = awrite ? sizeof(u64) :
 			  vroce_wr_is_rd_atomic(wr_op) ? 0 :
 			  min(wqe->dma.length - off, mtu);

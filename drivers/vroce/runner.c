@@ -2,7 +2,7 @@
 /*
  * The runner: the one place a QP's send side moves.  It processes the
  * responses the receive path queued (comp.c), takes new WQEs in and
- * checks them (wq.c), sends what the window allows (req.c), executes local
+ * checks them (sq.c), sends what the window allows (req.c), executes local
  * operations, completes, and flushes in SQE and ERR.
  *
  * It never sleeps, and whoever has work for it runs it: the doorbell
@@ -143,6 +143,7 @@ void vroce_run_unlock(struct vroce_qp *qp)
 	__releases(&qp->run_lock)
 {
 	spin_unlock_bh(&qp->run_lock);
+	/* an ask that found the lock taken is ours to hand on */
 	smp_mb();
 	if (test_bit(VROCE_RUN_AGAIN, &qp->run_flags) &&
 	    !READ_ONCE(qp->req.dying))
