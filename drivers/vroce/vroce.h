@@ -21,6 +21,7 @@
 
 #include "compat.h"
 #include "ah.h"
+#include "cc/cc.h"
 #include "counters.h"
 #include "cq.h"
 #include "fault.h"
@@ -97,6 +98,7 @@
  * @mcast: multicast groups with QPs of this device attached (mcast.c)
  * @fault: fault injection state (fault.c), NULL without debugfs
  * @fault_on: a fault knob is set: the one test on the packet paths
+ * @cc: congestion-control settings (cc/cc.h)
  * @num_pds: protection domains allocated, bounded by VROCE_MAX_PD; the
  *	other num_* count their objects against the VROCE_MAX_* limits
  */
@@ -128,6 +130,7 @@ struct vroce_dev {
 	struct vroce_mcast mcast;
 	struct vroce_fault *fault;
 	bool fault_on;
+	struct vroce_cc_dev cc;
 
 	atomic_t num_pds;
 	atomic_t num_qps;

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Congestion control in the data path: a device's settings (cc/ in sysfs),
+ * and each RC QP's notification point (CE mark in, CNP out) and reaction
+ * point (CNP in, DCQCN rate, pacer out).  The arithmetic is dcqcn.c's; the
+ * algorithm sits behind struct vroce_cc_algo so that another one can take
+ * its place.
+ *
+ * Priorities: a QP's priority is its traffic class's DSCP / 8 (ConnectX's
+ * default DSCP map) until the QoS work defines trust modes.
+ */
+#ifndef VROCE_CC_CC_H
+#define VROCE_CC_CC_H
+
+#include <linux/hrtimer.h>
+#include <linux/kobject.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include "cc/dcqcn.h"
+
+struct vroce_dev;
+struct vroce_qp;
+struct vroce_pkt;
+
+#define VROCE_CC_NR_PRIOS	8
+/* DCQCN's maximum rate on a port without a line rate: 400 Gb/s, in kb/s. */
+#define VROCE_CC_UNLIMITED_KBPS	400000000U
+/* Largest CNP generation delay, us. */
+#define VROCE_CC_CNP_DELAY_MAX	1000000U
+
+/**
+ * struct vroce_cc_dev - a device's congestion-control settings
+ * @lock: protects the fields below against sysfs writers; the data path
+ *	reads @np_enable and @rp_enable with READ_ONCE() and copies @cfg
+ *	under @lock (vroce_cc_cfg()) when it runs the algorithm
+ * @cfg: flavour, line rate (kb/s; VROCE_CC_UNLIMITED_KBPS without one)
+ *	and the knobs; always valid (vroce_dcqcn_params_validate())
+ * @line_rate_mbps: the port's emulated line rate in Mb/s as set, 0 for
+ *	none (then QPs are paced only when DCQCN limits them)
+ * @np_enable: bit per priority: CE-marked packets make CNPs
+ * @rp_enable: bit per priority: CNPs cut the rate; data packets ECT(0)
+ * @cnp_delay_us: vroce's own: CNPs leave this long after the CE mark
+ * @kobj: the cc/ directory (cc/sysfs.c)
+ * @np_kobj: cc/roce_np/enable/ (cc/sysfs.c)
+ * @rp_kobj: cc/roce_rp/enable/ (cc/sysfs.c)
+ */
+struct vroce_cc_dev {
+	spinlock_t lock; /* see above */
+	struct vroce_dcqcn_cfg cfg;
+	u32 line_rate_mbps;
+	u8 np_enable;
+	u8 rp_enable;
+	u32 cnp_delay_us;
+	struct kobject *kobj;
+	struct kobject *np_kobj;
+	struct kobject *rp_kobj;
+};
+
+/**
+ * struct vroce_cc_qp - one RC QP's notification and reaction points
+ * @lock: protects everything below; taken with bottom halves off
+ * @dcqcn: the reaction point's DCQCN state (valid when @rp_active)
+ * @rp_active: a CNP came: @dcqcn holds a rate
+ * @alpha_epoch_ns: nvidia: the alpha timer's periods count from here;
+ *	paper: from the last CNP
+ * @pace_kbps: rate packets leave at, 0 for no pacing; READ_ONCE() in
+ *	the data path's fast check
+ * @next_tx_ns: pacer: when the next packet may leave
+ * @pace_timer: runs the QP when the pacer lets the next packet go
+ * @rp_timer: DCQCN's rate increase timer, armed only while limited
+ * @last_cnp_ns: notification point: when the last CNP left
+ * @np_timer: notification point: sends a CNP after cnp_delay_us
+ * @np_pending: a delayed CNP waits in @np_timer
+ * @qp: the QP, for the timers
+ */
+struct vroce_cc_qp {
+	spinlock_t lock; /* see above */
+	struct vroce_dcqcn_state dcqcn;
+	bool rp_active;
+	u64 alpha_epoch_ns;
+	u32 pace_kbps;
+	u64 next_tx_ns;
+	struct hrtimer pace_timer;
+	struct hrtimer rp_timer;
+	u64 last_cnp_ns;
+	struct hrtimer np_timer;
+	bool np_pending;
+	struct vroce_qp *qp;
+};
+
+/* device settings (cc/dev.c) */
+void vroce_cc_dev_init(struct vroce_dev *vdev);
+void vroce_cc_cfg(struct vroce_dev *vdev, struct vroce_dcqcn_cfg *cfg);
+int vroce_cc_set_line_rate(struct vroce_dev *vdev, u32 mbps);
+u32 vroce_cc_port_speed_mbps(struct vroce_dev *vdev);
+
+/* sysfs (cc/sysfs.c) */
+int vroce_cc_sysfs_init(struct vroce_dev *vdev);
+void vroce_cc_sysfs_cleanup(struct vroce_dev *vdev);
+
+/* per QP (cc/qp.c) */
+void vroce_cc_qp_init(struct vroce_qp *qp);
+void vroce_cc_qp_cleanup(struct vroce_qp *qp);
+u8 vroce_cc_qp_prio(const struct vroce_qp *qp);
+bool vroce_cc_qp_rp_on(const struct vroce_qp *qp);
+
+/* notification point (cc/np.c) */
+void vroce_cc_ce_rcv(struct vroce_qp *qp, const struct vroce_pkt *pkt);
+
+/* reaction point (cc/rp.c) */
+void vroce_cc_cnp_rcv(struct vroce_pkt *pkt);
+bool vroce_cc_tx_admit(struct vroce_qp *qp, u32 bytes);
+
+/**
+ * vroce_cc_paced() - must this QP's data packets pass the pacer?
+ * @cc: an RC QP's congestion-control state
+ *
+ * The data path's fast check: one load while congestion control leaves
+ * the QP alone.
+ */
+static inline bool vroce_cc_paced(const struct vroce_cc_qp *cc)
+{
+	return READ_ONCE(cc->pace_kbps) != 0;
+}
+
+#endif /* VROCE_CC_CC_H */
