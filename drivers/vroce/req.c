@@ -372,6 +372,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 	bool rc = qp->ibqp.qp_type == IB_QPT_RC;
 	bool ud = !rc && qp->ibqp.qp_type != IB_QPT_UC;
 	u32 wr_op = wqe->wr.opcode, mtu, npkts, nsend, i, end, dqpn, start;
+	u32 first;
 	u32 ack_every;
 	bool paced = false;
 	bool more = req->partial;
@@ -449,7 +450,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 	 * keeps a small window open.
 	 */
 	ack_every = min_t(u32, VROCE_REQ_ACK_EVERY, max(req->window / 2, 1U));
-	for (; i < end; i++) {
+	for (first = i; i < end; i++) {
 		u32 off = i * mtu;
 		/* ATOMIC WRITE: the 8 bytes the WQE itself carries (sq.c) */
 		u32 len = awrite ? sizeof(u64) :
@@ -489,6 +490,12 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 		vroce_pkt_send(qp->vdev, &av, skb, entropy,
 			       ud ? NULL : &req->route);
 	}
+	/*
+	 * A paced message goes out over a long time: the retransmit timer
+	 * counts from its last packet, not from the first.
+	 */
+	if (paced && i > first && qp->attr.timeout && !req->dying)
+		mod_timer(&req->timer, jiffies + vroce_req_timeout(qp));
 	req->partial = rc && i < nsend;
 	if (req->partial) {
 		/* the rest when ACKs open the window (or a failed allocation
