@@ -105,6 +105,12 @@ static inline void *vroce_pkt_payload(const struct vroce_pkt *pkt)
 
 struct sk_buff *vroce_pkt_alloc(struct vroce_dev *vdev, unsigned int len);
 
+/* Pad bytes after @payload bytes: the ICRC starts on a 4-byte boundary. */
+static inline unsigned int vroce_pkt_pad(u32 payload)
+{
+	return (4 - (payload & 3)) & 3;
+}
+
 /*
  * Room for @hdr header bytes, @len payload bytes and @pad pad bytes at the
  * end of @skb: headers and pad zeroed, the payload left for the caller to
@@ -121,6 +127,7 @@ static inline struct vroce_bth *vroce_pkt_put(struct sk_buff *skb,
 	memset(bth + hdr + len, 0, pad);
 	return (struct vroce_bth *)bth;
 }
+
 int vroce_pkt_send(struct vroce_dev *vdev, const struct vroce_av *av,
 		   struct sk_buff *skb, u32 entropy,
 		   struct vroce_route_cache *route);

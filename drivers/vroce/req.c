@@ -458,7 +458,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 			  min(wqe->dma.length - off, mtu);
 		int op = vroce_req_opcode(qp, wr_op, i, nsend);
 		unsigned int hdr = vroce_opcode_hdr_len(op);
-		unsigned int pad = (4 - (len & 3)) & 3;
+		unsigned int pad = vroce_pkt_pad(len);
 		bool last = i == nsend - 1;
 		bool ackreq = last || (i + 1) % ack_every == 0;
 		struct vroce_bth *bth;

@@ -348,7 +348,7 @@ static struct sk_buff *vroce_resp_skb(struct vroce_qp *qp, u8 opcode, u32 psn,
 				      u32 payload, struct vroce_bth **bthp)
 {
 	unsigned int hdr = vroce_opcode_hdr_len(opcode);
-	unsigned int pad = (4 - (payload & 3)) & 3;
+	unsigned int pad = vroce_pkt_pad(payload);
 	struct sk_buff *skb;
 
 	skb = vroce_pkt_alloc(qp->vdev, hdr + payload + pad);
@@ -424,7 +424,7 @@ static int vroce_resp_read_window(struct vroce_qp *qp,
 
 		if (paced &&
 		    !vroce_cc_tx_admit(qp, vroce_opcode_hdr_len(op) + n +
-				       ((4 - (n & 3)) & 3), true)) {
+				       vroce_pkt_pad(n), true)) {
 			job->paced = true;
 			break;
 		}
