@@ -26,7 +26,8 @@ newest() {
 TOOLS="qemu-system-x86 busybox-static rdma-core ibverbs-utils perftest
 rdmacm-utils libibverbs-dev librdmacm-dev ibverbs-providers iproute2 tshark
 kmod cpio xz-utils zstd sparse bc bison flex libelf-dev libssl-dev
-dwarves rsync ethtool"
+dwarves rsync ethtool ucx-utils openmpi-bin libopenmpi-dev libfabric-bin
+qperf"
 
 missing_pkgs() {
 	local p

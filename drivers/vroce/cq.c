@@ -38,6 +38,33 @@ static u32 vroce_uwc_flags(int flags)
 	return uflags;
 }
 
+/*
+ * The SL of a user UD completion: what a ConnectX reports there for RoCE,
+ * the received packet's type (bit 3: UDP-encapsulated, bits 2:0: 1 for
+ * IPv6, 2 for IPv4).  RoCE has no SL of its own, and UCX's UD transport
+ * reads this field to find where the destination address sits in the 40
+ * bytes of network header: without it, UCX takes every RoCEv2-over-IPv4
+ * datagram for one addressed to another GID and drops it.  Kernel
+ * consumers read wc->network_hdr_type instead and keep the SL unchanged.
+ */
+#define VROCE_UWC_SL_ROCE_UDP	BIT(3)
+#define VROCE_UWC_SL_ROCE_IPV6	1
+#define VROCE_UWC_SL_ROCE_IPV4	2
+
+static u8 vroce_uwc_sl(const struct ib_wc *wc)
+{
+	if (!(wc->wc_flags & IB_WC_WITH_NETWORK_HDR_TYPE))
+		return wc->sl;
+	switch (wc->network_hdr_type) {
+	case RDMA_NETWORK_IPV4:
+		return VROCE_UWC_SL_ROCE_UDP | VROCE_UWC_SL_ROCE_IPV4;
+	case RDMA_NETWORK_IPV6:
+		return VROCE_UWC_SL_ROCE_UDP | VROCE_UWC_SL_ROCE_IPV6;
+	default:
+		return wc->sl;
+	}
+}
+
 /* Build the whole user CQE on the stack: every byte of the slot is set. */
 static void vroce_cq_write_uwc(void *slot, const struct ib_wc *wc)
 {
@@ -52,7 +79,7 @@ static void vroce_cq_write_uwc(void *slot, const struct ib_wc *wc)
 		.wc_flags = vroce_uwc_flags(wc->wc_flags),
 		.pkey_index = wc->pkey_index,
 		.slid = (u16)wc->slid,
-		.sl = wc->sl,
+		.sl = vroce_uwc_sl(wc),
 		.dlid_path_bits = wc->dlid_path_bits,
 		.port_num = wc->port_num,
 	};

@@ -14,6 +14,7 @@
 #include <linux/device.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
+#include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 
@@ -44,7 +45,14 @@
 #define VROCE_MAX_SGE		32
 #define VROCE_MAX_SGE_RD	32
 #define VROCE_MAX_CQ		0x4000
-#define VROCE_MAX_CQE		0x10000
+/*
+ * CQ depth: libfabric's RxM (1.17) sizes the verbs CQ behind each RDM
+ * endpoint for its whole universe, (128 + 128) * FI_UNIVERSE_SIZE (1024 by
+ * default) = 262144 entries, and fails fi_enable() with -EINVAL if the
+ * device refuses that.  A user ring slot is 64 bytes, so the largest CQ
+ * costs 64 MiB of vmalloc memory.
+ */
+#define VROCE_MAX_CQE		(SZ_1M - 1)
 #define VROCE_MAX_MR		0x10000
 #define VROCE_MAX_MW		0x10000
 #define VROCE_MAX_PD		0x10000
