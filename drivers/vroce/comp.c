@@ -6,10 +6,13 @@
  * The receive path queues a response on its QP (vroce_comp_rcv()) and
  * runs the runner, which usually completes it in the same pass; all of
  * the following runs in the runner with run_lock held: matching a
- * response to the in-flight WQE whose PSNs it covers, placing read data, marking WQEs done, going back to the oldest WQE to
- * send again (go-back-N) on a NAK or a timeout, and completing done WQEs
- * in order from the head of the send queue.
+ * response to the in-flight WQE whose PSNs it covers, placing read
+ * data, marking WQEs done, going back to the oldest WQE to send again
+ * (go-back-N) on a NAK or a timeout, and completing done WQEs in order
+ * from the head of the send queue.
  */
+#include <net/inet_ecn.h>
+
 #include "pkt.h"
 #include "req.h"
 #include "vroce.h"
@@ -60,6 +63,9 @@ void vroce_comp_rcv(struct vroce_pkt *pkt)
 		kfree_skb(skb);
 		goto out;
 	}
+	/* the notification point of READ responses */
+	if (unlikely(INET_ECN_is_ce(pkt->tos)))
+		vroce_cc_ce_rcv(qp, pkt);
 	cb = vroce_resp_cb(skb);
 	cb->psn = pkt->psn;
 	cb->paylen = pkt->paylen;

@@ -32,6 +32,10 @@ static const struct rdma_stat_desc vroce_counter_descs[VROCE_CNT_COUNT] = {
 	[VROCE_CNT_RNR_NAK_RECEIVED].name = "rnr_nak_received",
 	[VROCE_CNT_IMPLIED_NAK_SEQ_ERR].name = "implied_nak_seq_err",
 	[VROCE_CNT_RX_ADDR_MISMATCH].name = "rx_addr_mismatch",
+	[VROCE_CNT_NP_ECN_MARKED].name = "np_ecn_marked_roce_packets",
+	[VROCE_CNT_NP_CNP_SENT].name = "np_cnp_sent",
+	[VROCE_CNT_RP_CNP_HANDLED].name = "rp_cnp_handled",
+	[VROCE_CNT_RP_CNP_IGNORED].name = "rp_cnp_ignored",
 };
 
 /**

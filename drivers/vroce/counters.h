@@ -33,6 +33,10 @@ enum vroce_counter {
 	VROCE_CNT_RNR_NAK_RECEIVED,	/* RNR NAKs received */
 	VROCE_CNT_IMPLIED_NAK_SEQ_ERR,	/* READ responses found lost */
 	VROCE_CNT_RX_ADDR_MISMATCH,	/* RC/UC: not from the QP's peer */
+	VROCE_CNT_NP_ECN_MARKED,	/* CE-marked packets received */
+	VROCE_CNT_NP_CNP_SENT,		/* CNPs sent */
+	VROCE_CNT_RP_CNP_HANDLED,	/* CNPs that reached a QP's DCQCN */
+	VROCE_CNT_RP_CNP_IGNORED,	/* CNPs for no QP, or one without CC */
 	VROCE_CNT_COUNT,
 };
 

@@ -40,6 +40,9 @@ struct vroce_bth {
 #define VROCE_BTH_PAD_MASK	0x30
 #define VROCE_BTH_TVER_MASK	0x0f
 #define VROCE_BTH_ACKREQ	0x80000000U
+/* in the QPN word: explicit congestion notification bits */
+#define VROCE_BTH_FECN		0x80000000U
+#define VROCE_BTH_BECN		0x40000000U
 
 /** struct vroce_reth - RDMA extended transport header, 16 bytes */
 struct vroce_reth {
@@ -135,6 +138,11 @@ static inline u32 vroce_bth_qpn(const struct vroce_bth *bth)
 static inline unsigned int vroce_bth_pad(const struct vroce_bth *bth)
 {
 	return (bth->flags & VROCE_BTH_PAD_MASK) >> VROCE_BTH_PAD_SHIFT;
+}
+
+static inline bool vroce_bth_becn(const struct vroce_bth *bth)
+{
+	return be32_to_cpu(bth->qpn) & VROCE_BTH_BECN;
 }
 
 static inline bool vroce_bth_se(const struct vroce_bth *bth)

@@ -19,6 +19,7 @@ static void vroce_dealloc_driver(struct ib_device *ibdev)
 {
 	struct vroce_dev *vdev = to_vroce_dev(ibdev);
 
+	vroce_cc_sysfs_cleanup(vdev);
 	vroce_fault_cleanup(vdev);
 	vroce_loop_cleanup(vdev);
 	vroce_mcast_cleanup(vdev);
@@ -42,6 +43,7 @@ const struct ib_device_ops vroce_dev_ops = {
 	.dealloc_driver = vroce_dealloc_driver,
 	.dealloc_pd = vroce_dealloc_pd,
 	.dealloc_ucontext = vroce_dealloc_ucontext,
+	.fill_res_qp_entry = vroce_cc_fill_res_qp_entry,
 	.get_link_layer = vroce_get_link_layer,
 	.get_port_immutable = vroce_get_port_immutable,
 	.query_device = vroce_query_device,
@@ -148,6 +150,7 @@ static int vroce_register(const char *name, struct net_device *ndev)
 	xa_init_flags(&vdev->srqs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 
 	vroce_port_init(vdev);
+	vroce_cc_dev_init(vdev);
 	vroce_loop_init(vdev);
 	vroce_mcast_init(vdev);
 	err = vroce_counters_init(vdev);
@@ -165,6 +168,8 @@ static int vroce_register(const char *name, struct net_device *ndev)
 	if (err)
 		goto del_parent;
 	vroce_fault_init(vdev);
+	/* without cc/ the device still works, congestion control off */
+	vroce_cc_sysfs_init(vdev);
 	return 0;
 
 del_parent:
@@ -277,6 +282,7 @@ static int __init vroce_init(void)
 		goto parent_exit;
 	rdma_link_register(&vroce_link_ops);
 	vroce_fault_module_init();
+	vroce_cc_sysfs_module_init();
 	return 0;
 
 parent_exit:

@@ -167,8 +167,8 @@ void __vroce_rcv(struct vroce_dev *vdev, struct sk_buff *skb)
 		vroce_resp_rcv(&pkt);
 	else if (pkt.flags & VROCE_F_RESP)
 		vroce_comp_rcv(&pkt);
-	else	/* CNP: congestion control is not wired yet */
-		vroce_drop(vdev, skb, VROCE_CNT_RX_NO_QP);
+	else
+		vroce_cc_cnp_rcv(&pkt);
 	return;
 
 hdr_err:

@@ -169,7 +169,9 @@ int vroce_query_port(struct ib_device *ibdev, u32 port_num,
 	attr->subnet_timeout = 0;
 	attr->init_type_reply = 0;
 
-	/* Speed and width as ethtool reports them for the netdev. */
+	/* The emulated line rate (cc/line_rate), else ethtool's speed. */
+	if (vroce_cc_port_speed(vdev, &attr->active_speed, &attr->active_width))
+		return 0;
 	err = ib_get_eth_speed(ibdev, port_num, &attr->active_speed,
 			       &attr->active_width);
 	if (err)

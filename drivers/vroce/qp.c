@@ -184,6 +184,7 @@ static int vroce_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	init_completion(&qp->released);
 	vroce_run_init(qp);
+	vroce_cc_qp_init(qp);
 	spin_lock_init(&qp->state_lock);
 	spin_lock_init(&qp->sq.lock);
 	spin_lock_init(&qp->rq.lock);
@@ -265,6 +266,8 @@ static int vroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	qp->qpn = NULL;
 	/* the timer kicks the runner: stop it first */
 	vroce_req_cleanup(qp);
+	/* the pace timer runs the runner, which may queue the work */
+	vroce_cc_qp_cleanup(qp);
 	cancel_delayed_work_sync(&qp->run_work);
 
 	vroce_resp_cleanup(qp);

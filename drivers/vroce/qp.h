@@ -27,6 +27,7 @@
 #include <linux/refcount.h>
 #include <linux/workqueue.h>
 
+#include "cc/cc.h"
 #include "queue.h"
 #include "req.h"
 #include "resp.h"
@@ -157,6 +158,7 @@ struct vroce_qpn {
  * @mcg_list: multicast groups this UD QP is attached to (transport)
  * @resp: responder state (resp.c)
  * @req: requester and completer state (req.c, comp.c)
+ * @cc: congestion control's notification and reaction points (cc/)
  *
  * Transport state joins here.  Its hooks belong in: vroce_create_qp()
  * and vroce_destroy_qp() (qp.c); vroce_qp_enter() for RESET and
@@ -188,6 +190,7 @@ struct vroce_qp {
 	struct list_head mcg_list;
 	struct vroce_resp resp;
 	struct vroce_req req;
+	struct vroce_cc_qp cc;
 };
 
 /* Bit of vroce_qp.run_flags. */

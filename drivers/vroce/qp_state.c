@@ -210,6 +210,7 @@ static enum vroce_qp_after vroce_qp_enter(struct vroce_qp *qp,
 		vroce_wq_reset(qp);
 		vroce_resp_reset(qp, 0);
 		vroce_req_reset(qp, 0);
+		vroce_cc_qp_reset(qp);
 		return VROCE_AFTER_NONE;
 	case IB_QPS_RTR:
 		if (old == IB_QPS_INIT)

@@ -373,6 +373,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 	bool ud = !rc && qp->ibqp.qp_type != IB_QPT_UC;
 	u32 wr_op = wqe->wr.opcode, mtu, npkts, nsend, i, end, dqpn, start;
 	u32 ack_every;
+	bool paced = false;
 	bool more = req->partial;
 	bool awrite = false;
 	u32 skip;
@@ -416,6 +417,10 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 #endif
 	entropy = av.flow_label ? av.flow_label :
 		  rdma_calc_flow_label(qp->ibqp.qp_num, dqpn);
+	if (rc) {
+		vroce_cc_ect(qp, &av);
+		paced = vroce_cc_qp_paced(qp);
+	}
 
 	/* A READ uses one PSN per response packet; it sends one request. */
 	npkts = wqe->dma.length ? DIV_ROUND_UP(wqe->dma.length, mtu) : 1;
@@ -458,6 +463,9 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 		struct vroce_bth *bth;
 		struct sk_buff *skb;
 
+		/* the rest when the pace timer runs the QP again */
+		if (paced && !vroce_cc_tx_admit(qp, hdr + len + pad, false))
+			break;
 		skb = vroce_pkt_alloc(qp->vdev, hdr + len + pad);
 		if (!skb)
 			break;	/* lost: the retransmit timer sends it again */

@@ -72,6 +72,7 @@ static DEFINE_SPINLOCK(vroce_atomic_lock);
  * @next: next response to build
  * @av: where the responses go
  * @entropy: flow entropy for the UDP source port
+ * @paced: the pacer stopped the last window; its timer runs the job again
  */
 struct vroce_resp_job {
 	struct list_head list;
@@ -86,13 +87,20 @@ struct vroce_resp_job {
 	u32 next;
 	struct vroce_av av;
 	u32 entropy;
+	bool paced;
 };
 
 static void vroce_resp_work(struct work_struct *work);
 
-/* Where the answers to @pkt go: back where it came from. */
-static void vroce_resp_av(struct vroce_qp *qp, const struct vroce_pkt *pkt,
-			  struct vroce_av *av, u32 *entropy)
+/**
+ * vroce_resp_av() - where the answers to @pkt go: back where it came from
+ * @qp: the QP @pkt arrived at
+ * @pkt: the packet
+ * @av: set: @pkt's addresses swapped, its DSCP, Not-ECT
+ * @entropy: set: the flow's UDP source port entropy
+ */
+void vroce_resp_av(struct vroce_qp *qp, const struct vroce_pkt *pkt,
+		   struct vroce_av *av, u32 *entropy)
 {
 	memset(av, 0, sizeof(*av));
 	av->ipv6 = pkt->ipv6;
@@ -102,6 +110,27 @@ static void vroce_resp_av(struct vroce_qp *qp, const struct vroce_pkt *pkt,
 	av->hop_limit = 64;
 	*entropy = rdma_calc_flow_label(qp->ibqp.qp_num,
 					READ_ONCE(qp->attr.dest_qp_num));
+}
+
+/*
+ * Send the answers in @out, queued in PSN order, no lock held.  READ
+ * responses are data: ECT(0) when the QP is a reaction point.  ACKs stay
+ * Not-ECT.
+ */
+static void vroce_resp_xmit(struct vroce_qp *qp, const struct vroce_av *av,
+			    u32 entropy, struct sk_buff_head *out)
+{
+	struct vroce_av data_av = *av;
+	struct sk_buff *skb;
+
+	vroce_cc_ect(qp, &data_av);
+	while ((skb = __skb_dequeue(out))) {
+		u32 flags = vroce_opcodes[skb->data[0]].flags;
+
+		vroce_pkt_send(qp->vdev,
+			       (flags & VROCE_F_PAYLOAD) ? &data_av : av, skb,
+			       entropy, NULL);
+	}
 }
 
 /* Forget every pending READ job and what waits behind it. */
@@ -363,9 +392,11 @@ static int vroce_resp_read_window(struct vroce_qp *qp,
 	struct vroce_mr *mr = NULL;
 	u64 va = job->va;
 	u32 end = job->npkts - job->next > max ? job->next + max : job->npkts;
+	bool paced = vroce_cc_qp_paced(qp);
 	int err = 0;
 
 	lockdep_assert_held(&qp->resp.lock);
+	job->paced = false;
 	if (job->len) {
 		mr = vroce_mr_lookup_rkey(qp->vdev, qp->ibqp.pd,
 					  qp->ibqp.qp_num, job->rkey, &va,
@@ -391,6 +422,12 @@ static int vroce_resp_read_window(struct vroce_qp *qp,
 			op = VROCE_READ_RESP_MIDDLE;
 		op |= VROCE_OP_RC;
 
+		if (paced &&
+		    !vroce_cc_tx_admit(qp, vroce_opcode_hdr_len(op) + n +
+				       ((4 - (n & 3)) & 3), true)) {
+			job->paced = true;
+			break;
+		}
 		skb = vroce_resp_skb(qp, op, vroce_psn_add(job->psn, i), n,
 				     &bth);
 		if (!skb) {
@@ -467,10 +504,9 @@ static void vroce_resp_work(struct work_struct *work)
 	struct vroce_resp *resp = &qp->resp;
 	struct vroce_resp_job *job;
 	struct sk_buff_head out;
-	struct sk_buff *skb;
 	struct vroce_av av;
 	u32 entropy;
-	bool more;
+	bool more, paced;
 	int err;
 
 	__skb_queue_head_init(&out);
@@ -484,6 +520,7 @@ static void vroce_resp_work(struct work_struct *work)
 	err = vroce_resp_read_window(qp, &out, job, VROCE_RESP_READ_WINDOW);
 	av = job->av;
 	entropy = job->entropy;
+	paced = job->paced;
 	if (err || job->next == job->npkts) {
 		/*
 		 * Done, or its memory went away or no memory (the requester
@@ -495,13 +532,22 @@ static void vroce_resp_work(struct work_struct *work)
 		resp->njobs--;
 		kfree(job);
 	}
-	more = !list_empty(&resp->jobs);
+	/* a job the pacer stopped goes on when its timer says */
+	more = !list_empty(&resp->jobs) && !(paced && !err);
 	spin_unlock_bh(&resp->lock);
 
-	while ((skb = __skb_dequeue(&out)))
-		vroce_pkt_send(qp->vdev, &av, skb, entropy, NULL);
+	vroce_resp_xmit(qp, &av, entropy, &out);
 	if (more)
 		queue_work(system_highpri_wq, &resp->work);
+}
+
+/**
+ * vroce_resp_kick() - run the QP's READ job (the pacer lets it go on)
+ * @qp: the QP
+ */
+void vroce_resp_kick(struct vroce_qp *qp)
+{
+	queue_work(system_highpri_wq, &qp->resp.work);
 }
 
 /*
@@ -1189,7 +1235,6 @@ void vroce_resp_rcv(struct vroce_pkt *pkt)
 {
 	struct sk_buff_head out;
 	struct vroce_qp *qp;
-	struct sk_buff *skb;
 	bool error = false, behind = false, signal;
 	enum ib_qp_state state;
 	struct vroce_av av;
@@ -1207,6 +1252,10 @@ void vroce_resp_rcv(struct vroce_pkt *pkt)
 	if ((qp->ibqp.qp_type == IB_QPT_RC || qp->ibqp.qp_type == IB_QPT_UC) &&
 	    !vroce_pkt_from_peer(pkt, qp))
 		goto free;
+	/* the notification point of requests; the CNP leaves now */
+	if (unlikely(INET_ECN_is_ce(pkt->tos)) &&
+	    qp->ibqp.qp_type == IB_QPT_RC)
+		vroce_cc_ce_rcv(qp, pkt);
 
 	__skb_queue_head_init(&out);
 	spin_lock_bh(&qp->resp.lock);
@@ -1234,8 +1283,7 @@ unlock:
 
 	if (!skb_queue_empty(&out)) {
 		vroce_resp_av(qp, pkt, &av, &entropy);
-		while ((skb = __skb_dequeue(&out)))
-			vroce_pkt_send(qp->vdev, &av, skb, entropy, NULL);
+		vroce_resp_xmit(qp, &av, entropy, &out);
 	}
 	if (signal)
 		vroce_resp_signal(qp);

@@ -16,6 +16,8 @@
 struct vroce_qp;
 struct vroce_mr;
 struct rxe_recv_wqe;
+struct vroce_pkt;
+struct vroce_av;
 
 /**
  * struct vroce_resp_res - a READ or atomic request kept for replay
@@ -105,5 +107,8 @@ int vroce_resp_init(struct vroce_qp *qp);
 void vroce_resp_cleanup(struct vroce_qp *qp);
 void vroce_resp_reset(struct vroce_qp *qp, u32 rq_psn);
 void vroce_resp_flush(struct vroce_qp *qp);
+void vroce_resp_kick(struct vroce_qp *qp);
+void vroce_resp_av(struct vroce_qp *qp, const struct vroce_pkt *pkt,
+		   struct vroce_av *av, u32 *entropy);
 
 #endif /* VROCE_RESP_H */

@@ -8,7 +8,9 @@
 . "$VROCE_SRC/userspace-tests/lib/common.sh"
 . "$VROCE_SRC/userspace-tests/lib/vroce.sh"
 
-gone() { vt_wait_for "[ ! -e $(vt_sys "$1") ]" 10 || vt_fail "$1 still present ($2)"; }
+# A netns goes away in the kernel's cleanup_net work, seconds later on the
+# debug kernel (KASAN, lockdep) under emulation: the bound is 60 s.
+gone() { vt_wait_for "[ ! -e $(vt_sys "$1") ]" 60 || vt_fail "$1 still present ($2)"; }
 refcnt0() { vt_wait_for "[ \"\$(vt_refcnt)\" = 0 ]" 10 || vt_fail "refcnt $(vt_refcnt) after $1"; }
 
 vt_load_vroce

@@ -18,14 +18,16 @@
 #include <linux/types.h>
 
 #include "cc/dcqcn.h"
+#include "pkt.h"
 
 struct vroce_dev;
 struct vroce_qp;
-struct vroce_pkt;
 
 #define VROCE_CC_NR_PRIOS	8
 /* DCQCN's maximum rate on a port without a line rate: 400 Gb/s, in kb/s. */
 #define VROCE_CC_UNLIMITED_KBPS	400000000U
+/* cc/, cc/roce_np/, cc/roce_np/enable/, cc/roce_rp/, cc/roce_rp/enable/ */
+#define VROCE_CC_NR_DIRS	5
 /* Largest CNP generation delay, us. */
 #define VROCE_CC_CNP_DELAY_MAX	1000000U
 
@@ -36,14 +38,14 @@ struct vroce_pkt;
  *	under @lock (vroce_cc_cfg()) when it runs the algorithm
  * @cfg: flavour, line rate (kb/s; VROCE_CC_UNLIMITED_KBPS without one)
  *	and the knobs; always valid (vroce_dcqcn_params_validate())
- * @line_rate_mbps: the port's emulated line rate in Mb/s as set, 0 for
- *	none (then QPs are paced only when DCQCN limits them)
+ * @line_rate_mbps: the port's emulated line rate in Mb/s, 0 for none: the
+ *	maximum rate of DCQCN, and the pace of every QP that is a reaction
+ *	point (QPs without congestion control are never paced)
  * @np_enable: bit per priority: CE-marked packets make CNPs
  * @rp_enable: bit per priority: CNPs cut the rate; data packets ECT(0)
  * @cnp_delay_us: vroce's own: CNPs leave this long after the CE mark
- * @kobj: the cc/ directory (cc/sysfs.c)
- * @np_kobj: cc/roce_np/enable/ (cc/sysfs.c)
- * @rp_kobj: cc/roce_rp/enable/ (cc/sysfs.c)
+ * @dirs: cc/ and its subdirectories in sysfs (cc/sysfs.c), children
+ *	after their parents; NULL where absent
  */
 struct vroce_cc_dev {
 	spinlock_t lock; /* see above */
@@ -52,9 +54,7 @@ struct vroce_cc_dev {
 	u8 np_enable;
 	u8 rp_enable;
 	u32 cnp_delay_us;
-	struct kobject *kobj;
-	struct kobject *np_kobj;
-	struct kobject *rp_kobj;
+	struct kobject *dirs[VROCE_CC_NR_DIRS];
 };
 
 /**
@@ -67,11 +67,16 @@ struct vroce_cc_dev {
  * @pace_kbps: rate packets leave at, 0 for no pacing; READ_ONCE() in
  *	the data path's fast check
  * @next_tx_ns: pacer: when the next packet may leave
- * @pace_timer: runs the QP when the pacer lets the next packet go
+ * @resp_waiting: pacer: the responder's READ job waits for it
+ * @pace_timer: runs the QP (and the waiting READ job) when the pacer lets
+ *	the next packet go
  * @rp_timer: DCQCN's rate increase timer, armed only while limited
  * @last_cnp_ns: notification point: when the last CNP left
  * @np_timer: notification point: sends a CNP after cnp_delay_us
  * @np_pending: a delayed CNP waits in @np_timer
+ * @np_av: where the delayed CNP goes
+ * @np_entropy: its UDP source port entropy
+ * @dead: the QP is being destroyed: no timer is armed any more
  * @qp: the QP, for the timers
  */
 struct vroce_cc_qp {
@@ -81,11 +86,15 @@ struct vroce_cc_qp {
 	u64 alpha_epoch_ns;
 	u32 pace_kbps;
 	u64 next_tx_ns;
+	bool resp_waiting;
 	struct hrtimer pace_timer;
 	struct hrtimer rp_timer;
 	u64 last_cnp_ns;
 	struct hrtimer np_timer;
 	bool np_pending;
+	struct vroce_av np_av;
+	u32 np_entropy;
+	bool dead;
 	struct vroce_qp *qp;
 };
 
@@ -93,35 +102,35 @@ struct vroce_cc_qp {
 void vroce_cc_dev_init(struct vroce_dev *vdev);
 void vroce_cc_cfg(struct vroce_dev *vdev, struct vroce_dcqcn_cfg *cfg);
 int vroce_cc_set_line_rate(struct vroce_dev *vdev, u32 mbps);
-u32 vroce_cc_port_speed_mbps(struct vroce_dev *vdev);
+bool vroce_cc_port_speed(struct vroce_dev *vdev, u16 *speed, u8 *width);
 
 /* sysfs (cc/sysfs.c) */
+void vroce_cc_sysfs_module_init(void);
 int vroce_cc_sysfs_init(struct vroce_dev *vdev);
 void vroce_cc_sysfs_cleanup(struct vroce_dev *vdev);
 
 /* per QP (cc/qp.c) */
 void vroce_cc_qp_init(struct vroce_qp *qp);
+void vroce_cc_qp_reset(struct vroce_qp *qp);
 void vroce_cc_qp_cleanup(struct vroce_qp *qp);
 u8 vroce_cc_qp_prio(const struct vroce_qp *qp);
 bool vroce_cc_qp_rp_on(const struct vroce_qp *qp);
+bool vroce_cc_qp_paced(const struct vroce_qp *qp);
+int vroce_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
+void vroce_cc_ect(const struct vroce_qp *qp, struct vroce_av *av);
 
 /* notification point (cc/np.c) */
 void vroce_cc_ce_rcv(struct vroce_qp *qp, const struct vroce_pkt *pkt);
+enum hrtimer_restart vroce_cc_np_fire(struct hrtimer *t);
 
 /* reaction point (cc/rp.c) */
 void vroce_cc_cnp_rcv(struct vroce_pkt *pkt);
-bool vroce_cc_tx_admit(struct vroce_qp *qp, u32 bytes);
+enum hrtimer_restart vroce_cc_rp_fire(struct hrtimer *t);
+void vroce_cc_rp_rate(struct vroce_cc_qp *cc, enum vroce_dcqcn_reason why,
+		      u32 old, u32 arg);
 
-/**
- * vroce_cc_paced() - must this QP's data packets pass the pacer?
- * @cc: an RC QP's congestion-control state
- *
- * The data path's fast check: one load while congestion control leaves
- * the QP alone.
- */
-static inline bool vroce_cc_paced(const struct vroce_cc_qp *cc)
-{
-	return READ_ONCE(cc->pace_kbps) != 0;
-}
+/* pacer (cc/pace.c) */
+bool vroce_cc_tx_admit(struct vroce_qp *qp, u32 bytes, bool resp);
+enum hrtimer_restart vroce_cc_pace_fire(struct hrtimer *t);
 
 #endif /* VROCE_CC_CC_H */

@@ -17,7 +17,8 @@
 /* ----------------------------------------------- transport hook stubs */
 
 static struct {
-	int wq_reset, resp_reset, req_reset, kick, run, schedule, event;
+	int wq_reset, resp_reset, req_reset, cc_reset, kick, run, schedule;
+	int event;
 	u32 resp_psn, req_psn;
 	enum ib_event_type last_event;
 } hooks;
@@ -37,6 +38,11 @@ void vroce_req_reset(struct vroce_qp *qp, u32 sq_psn)
 {
 	hooks.req_reset++;
 	hooks.req_psn = sq_psn;
+}
+
+void vroce_cc_qp_reset(struct vroce_qp *qp)
+{
+	hooks.cc_reset++;
 }
 
 void vroce_req_kick(struct vroce_qp *qp)
@@ -551,7 +557,7 @@ static void state_effects(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hooks.run, 1);
 	KUNIT_EXPECT_EQ(test, hooks.schedule, 1);
 
-	/* RESET: rings emptied, both engines back to PSN 0 */
+	/* RESET: rings emptied, both engines back to PSN 0, rates forgotten */
 	a.qp_state = IB_QPS_RESET;
 	KUNIT_ASSERT_EQ(test, modify(qp, &a, IB_QP_STATE), 0);
 	KUNIT_EXPECT_EQ(test, hooks.wq_reset, 1);
@@ -559,6 +565,7 @@ static void state_effects(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hooks.resp_psn, 0U);
 	KUNIT_EXPECT_EQ(test, hooks.req_reset, 2);
 	KUNIT_EXPECT_EQ(test, hooks.req_psn, 0U);
+	KUNIT_EXPECT_EQ(test, hooks.cc_reset, 1);
 	KUNIT_EXPECT_EQ(test, hooks.event, 0);
 }
 

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A device's congestion-control settings: defaults, the copy the data
+ * path takes, and the port's emulated line rate.
+ */
+#include <linux/ethtool.h>
+#include <linux/rtnetlink.h>
+
+#include "vroce.h"
+
+/* The line rate DCQCN counts in, kb/s. */
+static u32 vroce_cc_line_kbps(u32 mbps)
+{
+	return mbps ? mbps * VROCE_DCQCN_KBPS_PER_MBPS : VROCE_CC_UNLIMITED_KBPS;
+}
+
+/**
+ * vroce_cc_dev_init() - congestion control off, mlx5's knob defaults
+ * @vdev: a device being created (newlink, process context, no RTNL)
+ *
+ * The line rate starts at the netdev's speed when it reports one (veth:
+ * 10 Gb/s; virtio-net: usually none), else none.
+ */
+void vroce_cc_dev_init(struct vroce_dev *vdev)
+{
+	struct vroce_cc_dev *cc = &vdev->cc;
+	struct ethtool_link_ksettings ks = {};
+	u32 mbps = 0;
+	int err;
+
+	spin_lock_init(&cc->lock);
+	cc->cfg.flavour = VROCE_DCQCN_NVIDIA;
+	vroce_dcqcn_params_default(&cc->cfg.p);
+	rtnl_lock();
+	err = __ethtool_get_link_ksettings(vdev->ndev, &ks);
+	rtnl_unlock();
+	if (!err && ks.base.speed != SPEED_UNKNOWN && ks.base.speed &&
+	    ks.base.speed <= VROCE_DCQCN_RATE_MAX_MBPS)
+		mbps = ks.base.speed;
+	cc->line_rate_mbps = mbps;
+	cc->cfg.line_rate = vroce_cc_line_kbps(mbps);
+	cc->np_enable = 0;
+	cc->rp_enable = 0;
+	cc->cnp_delay_us = 0;
+}
+
+/**
+ * vroce_cc_cfg() - a consistent copy of the settings DCQCN reads
+ * @vdev: the device
+ * @cfg: set
+ */
+void vroce_cc_cfg(struct vroce_dev *vdev, struct vroce_dcqcn_cfg *cfg)
+{
+	spin_lock_bh(&vdev->cc.lock);
+	*cfg = vdev->cc.cfg;
+	spin_unlock_bh(&vdev->cc.lock);
+}
+
+/**
+ * vroce_cc_set_line_rate() - set the port's emulated line rate
+ * @vdev: the device
+ * @mbps: Mb/s, 0 for none
+ *
+ * Return: 0, or -EINVAL above VROCE_DCQCN_RATE_MAX_MBPS (nothing changed).
+ */
+int vroce_cc_set_line_rate(struct vroce_dev *vdev, u32 mbps)
+{
+	if (mbps > VROCE_DCQCN_RATE_MAX_MBPS)
+		return -EINVAL;
+	spin_lock_bh(&vdev->cc.lock);
+	WRITE_ONCE(vdev->cc.line_rate_mbps, mbps);
+	vdev->cc.cfg.line_rate = vroce_cc_line_kbps(mbps);
+	spin_unlock_bh(&vdev->cc.lock);
+	return 0;
+}
+
+/* IB speeds of one lane, Mb/s, fastest first. */
+static const struct {
+	u32 mbps;
+	u16 speed;
+} vroce_ib_speeds[] = {
+	{ 100000, IB_SPEED_NDR },
+	{ 50000, IB_SPEED_HDR },
+	{ 25000, IB_SPEED_EDR },
+	{ 14000, IB_SPEED_FDR },
+	{ 10000, IB_SPEED_QDR },
+	{ 5000, IB_SPEED_DDR },
+	{ 2500, IB_SPEED_SDR },
+};
+
+/**
+ * vroce_cc_port_speed() - query_port's speed and width for the line rate
+ * @vdev: the device
+ * @speed: set to an IB_SPEED_*
+ * @width: set to an IB_WIDTH_*
+ *
+ * The fastest lane speed with 4X or 1X lanes that does not exceed the
+ * line rate (as a ConnectX port reports 25 Gb/s as EDR 1X, 100 Gb/s as
+ * EDR 4X); SDR 1X below 2.5 Gb/s.
+ *
+ * Return: true, or false without a line rate (the caller asks ethtool).
+ */
+bool vroce_cc_port_speed(struct vroce_dev *vdev, u16 *speed, u8 *width)
+{
+	u32 mbps = READ_ONCE(vdev->cc.line_rate_mbps);
+	unsigned int i;
+
+	if (!mbps)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(vroce_ib_speeds); i++) {
+		if (4 * vroce_ib_speeds[i].mbps <= mbps) {
+			*speed = vroce_ib_speeds[i].speed;
+			*width = IB_WIDTH_4X;
+			return true;
+		}
+		if (vroce_ib_speeds[i].mbps <= mbps) {
+			*speed = vroce_ib_speeds[i].speed;
+			*width = IB_WIDTH_1X;
+			return true;
+		}
+	}
+	*speed = IB_SPEED_SDR;
+	*width = IB_WIDTH_1X;
+	return true;
+}

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pacer: a reaction point's data packets leave no faster than the
+ * QP's rate, the lower of DCQCN's current rate (while it limits the QP)
+ * and the port's emulated line rate.  The rate counts Ethernet frame bytes
+ * (headers from Ethernet to ICRC, no preamble or gap).
+ *
+ * State is one time: when the next packet may leave.  A packet admitted
+ * pushes it on by its length at the rate; a packet asked for too early is
+ * refused and the pace timer runs the QP at that time.  Up to
+ * VROCE_CC_PACE_BURST_NS of sending time not used may be caught up: a
+ * timer that fires late on a loaded machine (an emulated guest's soft
+ * timers run milliseconds late) does not lower the rate.  A
+ * QP no limit applies to never comes here (vroce_cc_qp_paced()), and an idle
+ * paced QP has no timer armed.
+ *
+ * The byte counter of DCQCN counts the same bytes.  Requests (the
+ * requester, under run_lock) and READ responses (the responder, under
+ * resp.lock) take from the same rate.
+ */
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/udp.h>
+
+#include "cc/trace.h"
+#include "vroce.h"
+
+#define VROCE_CC_PACE_BURST_NS	(500 * NSEC_PER_USEC)
+/* Bytes of a frame besides BTH .. pad (IPv4; IPv6 adds 20). */
+#define VROCE_CC_FRAME_OVERHEAD	(ETH_HLEN + sizeof(struct iphdr) + \
+				 sizeof(struct udphdr) + VROCE_ICRC_SIZE)
+
+/* Byte counter events for @bytes sent, as many as the bytes make. */
+static void vroce_cc_bytes(struct vroce_cc_qp *cc, u32 bytes)
+{
+	enum vroce_dcqcn_reason why;
+	struct vroce_dcqcn_cfg cfg;
+	u32 old;
+
+	lockdep_assert_held(&cc->lock);
+	if (!READ_ONCE(cc->qp->vdev->cc.cfg.p.rp_byte_reset))
+		return;
+	vroce_cc_cfg(cc->qp->vdev, &cfg);
+	do {
+		old = cc->dcqcn.rc;
+		why = vroce_dcqcn_on_bytes(&cfg, &cc->dcqcn, bytes);
+		vroce_cc_rp_rate(cc, why, old, bytes);
+		bytes = 0;
+	} while (why != VROCE_DCQCN_NONE);
+}
+
+/* Congestion control was turned off for the QP: DCQCN lets it go. */
+static void vroce_cc_rp_release(struct vroce_cc_qp *cc)
+{
+	lockdep_assert_held(&cc->lock);
+	cc->rp_active = false;
+	cc->dcqcn.limited = false;
+	WRITE_ONCE(cc->pace_kbps, 0);
+	hrtimer_try_to_cancel(&cc->rp_timer);
+}
+
+/**
+ * vroce_cc_tx_admit() - may a data packet of @qp leave now?
+ * @qp: an RC QP, vroce_cc_qp_paced()
+ * @bytes: the packet, BTH to pad
+ * @resp: a READ response (resp.lock held), else a request (run_lock held)
+ *
+ * Requests and READ responses share the QP's rate: the responder is the
+ * reaction point of a READ.
+ *
+ * Return: true, and the packet is counted as sent; false, and the pace
+ * timer runs the QP (@resp: the READ job) when it may.
+ */
+bool vroce_cc_tx_admit(struct vroce_qp *qp, u32 bytes, bool resp)
+{
+	struct vroce_cc_qp *cc = &qp->cc;
+	u32 line = READ_ONCE(qp->vdev->cc.line_rate_mbps) *
+		   VROCE_DCQCN_KBPS_PER_MBPS;
+	bool ok = true, rp_on;
+	u64 now, from;
+	u32 rate;
+
+	if (resp)
+		lockdep_assert_held(&qp->resp.lock);
+	else
+		lockdep_assert_held(&qp->run_lock);
+	bytes += VROCE_CC_FRAME_OVERHEAD;
+	now = ktime_get_ns();
+
+	rp_on = vroce_cc_qp_rp_on(qp);
+	spin_lock_bh(&cc->lock);
+	if (cc->rp_active && !rp_on)
+		vroce_cc_rp_release(cc);
+	rate = cc->pace_kbps;
+	if (rp_on && line && (!rate || line < rate))
+		rate = line;
+	if (!rate || cc->dead)
+		goto out;
+	if (cc->next_tx_ns > now) {
+		ok = false;
+		cc->resp_waiting |= resp;
+		if (!hrtimer_is_queued(&cc->pace_timer))
+			hrtimer_start(&cc->pace_timer,
+				      ns_to_ktime(cc->next_tx_ns),
+				      HRTIMER_MODE_ABS_SOFT);
+		goto out;
+	}
+	from = max(cc->next_tx_ns, now - VROCE_CC_PACE_BURST_NS);
+	/* kb/s: 8 bits per byte, 10^6 ns per ms */
+	cc->next_tx_ns = from + div_u64((u64)bytes * 8 * NSEC_PER_MSEC, rate);
+	if (cc->rp_active && cc->dcqcn.limited)
+		vroce_cc_bytes(cc, bytes);
+out:
+	spin_unlock_bh(&cc->lock);
+	return ok;
+}
+
+/**
+ * vroce_cc_pace_fire() - the pacer lets the next packet go: run the QP
+ * @t: the QP's pace_timer
+ *
+ * Return: HRTIMER_NORESTART.
+ */
+enum hrtimer_restart vroce_cc_pace_fire(struct hrtimer *t)
+{
+	struct vroce_cc_qp *cc = container_of(t, struct vroce_cc_qp,
+					      pace_timer);
+	bool resp;
+
+	spin_lock_bh(&cc->lock);
+	resp = cc->resp_waiting;
+	cc->resp_waiting = false;
+	spin_unlock_bh(&cc->lock);
+	if (resp)
+		vroce_resp_kick(cc->qp);
+	vroce_qp_run(cc->qp, false);
+	return HRTIMER_NORESTART;
+}

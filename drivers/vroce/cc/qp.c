@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A QP's congestion-control state: its life (init, reset, cleanup), its
+ * priority, and what `rdma resource show qp -dd` shows of it.
+ *
+ * Only RC QPs take part: DCQCN needs a flow with a peer QP to send CNPs
+ * to, and vroce paces only the RC requester (cc/rp.c says why).
+ */
+#include <net/inet_ecn.h>
+#include <rdma/restrack.h>
+
+#include "vroce.h"
+
+/**
+ * vroce_cc_qp_init() - a new QP: no CNP seen, no rate limit, no timer
+ * @qp: the QP, before the wire can find it
+ */
+void vroce_cc_qp_init(struct vroce_qp *qp)
+{
+	struct vroce_cc_qp *cc = &qp->cc;
+
+	spin_lock_init(&cc->lock);
+	cc->qp = qp;
+	cc->rp_active = false;
+	cc->pace_kbps = 0;
+	cc->next_tx_ns = 0;
+	cc->last_cnp_ns = 0;
+	cc->np_pending = false;
+	cc->resp_waiting = false;
+	cc->dead = false;
+	/* soft: the callbacks run the QP and send, with bottom halves off */
+	hrtimer_init(&cc->pace_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	cc->pace_timer.function = vroce_cc_pace_fire;
+	hrtimer_init(&cc->rp_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	cc->rp_timer.function = vroce_cc_rp_fire;
+	hrtimer_init(&cc->np_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	cc->np_timer.function = vroce_cc_np_fire;
+}
+
+/**
+ * vroce_cc_qp_reset() - the QP went to RESET: forget rates and CNPs
+ * @qp: the QP (run_lock held: the requester is not admitting a packet)
+ *
+ * A timer that fires meanwhile finds the state inactive and stops.
+ */
+void vroce_cc_qp_reset(struct vroce_qp *qp)
+{
+	struct vroce_cc_qp *cc = &qp->cc;
+
+	lockdep_assert_held(&qp->run_lock);
+	spin_lock_bh(&cc->lock);
+	cc->rp_active = false;
+	WRITE_ONCE(cc->pace_kbps, 0);
+	cc->next_tx_ns = 0;
+	cc->last_cnp_ns = 0;
+	cc->np_pending = false;
+	spin_unlock_bh(&cc->lock);
+	hrtimer_try_to_cancel(&cc->rp_timer);
+	hrtimer_try_to_cancel(&cc->np_timer);
+}
+
+/**
+ * vroce_cc_qp_cleanup() - stop a dying QP's timers
+ * @qp: the QP; the receive path holds no reference any more
+ *
+ * The requester and the responder's READ job may still run (the pace
+ * timer itself runs them) but arm no timer once @dead is set; what is
+ * left armed hrtimer_cancel() stops, restarts included.
+ */
+void vroce_cc_qp_cleanup(struct vroce_qp *qp)
+{
+	spin_lock_bh(&qp->cc.lock);
+	qp->cc.dead = true;
+	spin_unlock_bh(&qp->cc.lock);
+	hrtimer_cancel(&qp->cc.np_timer);
+	hrtimer_cancel(&qp->cc.rp_timer);
+	hrtimer_cancel(&qp->cc.pace_timer);
+}
+
+/**
+ * vroce_cc_qp_prio() - the priority congestion control sees a QP at
+ * @qp: the QP
+ *
+ * Return: DSCP / 8 of the QP's traffic class (ConnectX's default map).
+ */
+u8 vroce_cc_qp_prio(const struct vroce_qp *qp)
+{
+	u8 tclass = READ_ONCE(qp->attr.ah_attr.grh.traffic_class);
+
+	return (tclass >> 2) >> 3;
+}
+
+/**
+ * vroce_cc_qp_rp_on() - is @qp a reaction point (ECT(0), CNPs cut it)?
+ * @qp: the QP
+ */
+bool vroce_cc_qp_rp_on(const struct vroce_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_RC &&
+	       (READ_ONCE(qp->vdev->cc.rp_enable) & BIT(vroce_cc_qp_prio(qp)));
+}
+
+/**
+ * vroce_cc_qp_paced() - must @qp's data packets pass the pacer?
+ * @qp: an RC QP
+ *
+ * The data path's check, once per message: true while DCQCN limits the
+ * QP or, for a reaction point, while the port has a line rate.
+ */
+bool vroce_cc_qp_paced(const struct vroce_qp *qp)
+{
+	return READ_ONCE(qp->cc.pace_kbps) ||
+	       (READ_ONCE(qp->vdev->cc.line_rate_mbps) &&
+		vroce_cc_qp_rp_on(qp));
+}
+
+/**
+ * vroce_cc_fill_res_qp_entry() - a QP's DCQCN state for rdma resource -dd
+ * @msg: the netlink message
+ * @ibqp: the QP
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int vroce_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
+{
+	struct vroce_qp *qp = to_vroce_qp(ibqp);
+	struct vroce_cc_qp *cc = &qp->cc;
+	u32 rate, target, alpha;
+	bool active, limited;
+
+	if (ibqp->qp_type != IB_QPT_RC)
+		return 0;
+	spin_lock_bh(&cc->lock);
+	active = cc->rp_active;
+	rate = cc->dcqcn.rc;
+	target = cc->dcqcn.rt;
+	alpha = cc->dcqcn.alpha;
+	limited = cc->dcqcn.limited;
+	spin_unlock_bh(&cc->lock);
+	if (rdma_nl_put_driver_u32(msg, "cc_rp_active", active))
+		return -EMSGSIZE;
+	if (!active)
+		return 0;
+	if (rdma_nl_put_driver_u32(msg, "cc_limited", limited) ||
+	    rdma_nl_put_driver_u32(msg, "cc_rate_kbps", rate) ||
+	    rdma_nl_put_driver_u32(msg, "cc_target_kbps", target) ||
+	    rdma_nl_put_driver_u32(msg, "cc_alpha", alpha))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/**
+ * vroce_cc_ect() - mark a reaction point's data packets ECN-capable
+ * @qp: the QP sending
+ * @av: the address its data packets go with; ECT(0) when @qp is a
+ *	reaction point, else Not-ECT as the traffic class had it
+ */
+void vroce_cc_ect(const struct vroce_qp *qp, struct vroce_av *av)
+{
+	if (vroce_cc_qp_rp_on(qp))
+		av->tclass = (av->tclass & ~INET_ECN_MASK) | INET_ECN_ECT_0;
+}
