@@ -17,22 +17,25 @@ model and compares old_rate, rate, target and alpha exactly:
   bytes_fr, bytes_ai, bytes_hai       model.bytes(what completes a period)
   alpha_up, alpha_down                model.alpha_timer(n)
 
-The number of alpha periods n is not in the tracepoint (the kernel catches
-the alpha timer up lazily, before each event): it is inferred as the
-smallest n for which the model reaches the traced alpha with the traced
-reason (alpha strictly falls with each period until 0, so n is unique
-while alpha > 0), and the periods so inferred must add up to the time
-elapsed since the first CNP, within max(2 rp_dce_tcp_rtt, 500 us).
+The kernel catches the alpha timer up lazily, before each event; the
+number of periods n it applied is the tracepoint's arg.  Without an arg
+it is inferred as the smallest n for which the model reaches the traced
+alpha with the traced reason (alpha strictly falls with each period until
+0, so n is unique while alpha > 0).  The periods must never add up to
+more than the time elapsed since the first CNP (+ one period + 50 us).
 
 --single-cnp (acceptance 2: one CE mark) also requires the stream to be
 exactly one CNP step, then rate increase timer steps (and alpha steps)
 until the rate is back at the maximum, and:
-  - the (reason, rate, target) sequence of the CNP and timer steps equals
-    the model's own timeline (dcqcn_model.timeline: the CNP at t = 0, a
-    timer event every rp_time_reset) step for step, including where the
-    flow is released;
-  - the k-th timer step comes no earlier than k * rp_time_reset after the
-    CNP (minus 50 us of clock skew), and the median gap between timer
+  - the (reason, rate, target, alpha) sequence of all steps equals the
+    model's own timeline (dcqcn_model.timeline: the CNP at t = 0, a timer
+    event every rp_time_reset, the alpha periods that ended by then just
+    before it) step for step, including where the flow is released: the
+    kernel steps each timer as of its due time, however late it fires;
+  - no timer step comes more than SKEW_US (10 ms: the CNP's timestamp
+    lags the kernel's clock read) before CNP + k * rp_time_reset, and the
+    steps are not systematically later than the earliest (median
+    lateness below --slack-us), and the median gap between timer
     steps is below rp_time_reset + --slack-us (default 2000).
 
 Prints one line per step and a last line "trace_check: PASS ..." or
@@ -55,7 +58,9 @@ import dcqcn_model as model  # noqa: E402
 UNLIMITED_KBPS = 400000000
 # Alpha falls by at least 1 per period while above 0: 1025 periods reach 0.
 MAX_ALPHA_PERIODS = 1100
-SKEW_US = 50
+# How far the CNP's trace timestamp may run behind the clock read the
+# kernel started the increase timer from (5 ms seen in a loaded TCG guest).
+SKEW_US = 10000
 
 LINE_RE = re.compile(r"\s(?P<ts>\d+\.\d+):\s+vroce_cc_rate:\s+(?P<rest>.*)$")
 KV_RE = re.compile(r"(\w+)[=:]\s*\"?([^\s,\"]+)\"?")
@@ -104,6 +109,7 @@ def parse_trace(lines, qpn):
         t_us = int(sec) * 1000000 + int((frac + "000000")[:6])
         row = {k: int(f[k], 0) for k in FIELDS if k != "reason"}
         row["reason"] = f["reason"]
+        row["arg"] = int(f["arg"], 0) if "arg" in f else None
         out.append((t_us, row))
     return out
 
@@ -127,7 +133,7 @@ def check(flavour, line_kbps, knobs, rows, single_cnp=False, slack_us=2000):
     t_cnp = None
     periods = 0
     timer_ts = []
-    steps = []          # (reason, rc, rt) of the CNP and timer steps
+    steps = []          # (reason, rc, rt, alpha) of every step
     ncnp = 0
     if not rows:
         return False, ["no vroce_cc_rate line for the QP"]
@@ -149,7 +155,12 @@ def check(flavour, line_kbps, knobs, rows, single_cnp=False, slack_us=2000):
             period = knobs["rp_byte_reset"] * model.BYTE_UNIT
             got = rp.bytes(max(period - rp.sent, 0))
         elif why in ("alpha_up", "alpha_down"):
-            n, c = infer_alpha(rp, why, r["alpha"])
+            if r.get("arg"):
+                # the kernel says how many periods it applied
+                n, c = r["arg"], copy.deepcopy(rp)
+                c.alpha_timer(n)
+            else:
+                n, c = infer_alpha(rp, why, r["alpha"])
             if n is None:
                 fail.append("step %d (%s): no number of alpha periods "
                             "takes the model's alpha %d to %d" %
@@ -160,14 +171,14 @@ def check(flavour, line_kbps, knobs, rows, single_cnp=False, slack_us=2000):
                 got = why
                 periods += n
                 note = " (%d periods, %d in all)" % (n, periods)
-                if t_cnp is not None:
+                if t_cnp is not None and not single_cnp:
+                    # (--single-cnp checks the periods exactly, against
+                    # the timeline)
                     el = t - t_cnp
-                    tol = max(2 * K, 500)
-                    if abs(periods * K - el) > tol:
+                    if periods * K > el + K + SKEW_US:
                         fail.append("step %d (%s): %d alpha periods of %d us "
-                                    "= %d us, but %d us since the CNP "
-                                    "(tolerance %d)" % (i, why, periods, K,
-                                                        periods * K, el, tol))
+                                    "= %d us, but only %d us since the CNP" %
+                                    (i, why, periods, K, periods * K, el))
         else:
             fail.append("step %d: unknown reason %r" % (i, why))
             continue
@@ -177,8 +188,7 @@ def check(flavour, line_kbps, knobs, rows, single_cnp=False, slack_us=2000):
             if r[k] != mv:
                 fail.append("step %d (%s): %s %d, model's %d" %
                             (i, why, k, r[k], mv))
-        if why.startswith("cnp") or why.startswith("timer_"):
-            steps.append((why, r["rate"], r["target"]))
+        steps.append((why, r["rate"], r["target"], r["alpha"]))
         msgs.append("%4d %+10d us %-13s rate %10d target %10d alpha %4d%s" %
                     (i, t - (t_cnp if t_cnp is not None else t), why,
                      r["rate"], r["target"], r["alpha"], note))
@@ -187,9 +197,12 @@ def check(flavour, line_kbps, knobs, rows, single_cnp=False, slack_us=2000):
         if ncnp != 1 or not rows[0][1]["reason"].startswith("cnp") and \
                 not rows[0][1]["reason"].startswith("alpha"):
             fail.append("single CNP: %d CNP steps (want 1, first)" % ncnp)
-        want = [(w, rc, rt) for (_t, ev, _a, w, rc, rt, _al) in
-                model.timeline(flavour, knobs, line_kbps, len(timer_ts) + 5)
-                if ev in ("cnp", "timer")]
+        # the kernel applies the alpha periods that ended by each timer
+        # step's scheduled time (k * rp_time_reset after the CNP), as the
+        # timeline does: the whole sequence, alpha steps included, is the
+        # model's
+        want = [(w, rc, rt, al) for (_t, _ev, _a, w, rc, rt, al) in
+                model.timeline(flavour, knobs, line_kbps, len(timer_ts) + 5)]
         if steps != want:
             for j in range(max(len(steps), len(want))):
                 a = steps[j] if j < len(steps) else None
@@ -198,16 +211,32 @@ def check(flavour, line_kbps, knobs, rows, single_cnp=False, slack_us=2000):
                     fail.append("timeline step %d: kernel %s, model %s" %
                                 (j, a, b))
                     break
-            fail.append("timeline: %d CNP/timer steps, model %d" %
+            fail.append("timeline: %d steps, model %d" %
                         (len(steps), len(want)))
         if rp.limited:
             fail.append("the trace ends with the flow still limited at %d "
                         "(max %d)" % (rp.rc, rp.top))
-        for k, t in enumerate(timer_ts, 1):
-            if t_cnp is not None and t - t_cnp < k * T - SKEW_US:
-                fail.append("timer step %d at %d us after the CNP, before "
-                            "%d x rp_time_reset = %d us" %
-                            (k, t - t_cnp, k, k * T))
+        # The kernel steps each timer as of its due time (CNP + k T),
+        # whenever it fires; firing late is load, not error.  The CNP's
+        # own timestamp can lag the clock read the timer was started from
+        # by milliseconds in a loaded TCG guest.  So: o_k = t_k - t_cnp -
+        # k T; no step more than SKEW_US early (min o_k), and the steps
+        # not systematically late (median of o_k - min o_k).
+        offs = [t - t_cnp - k * T for k, t in enumerate(timer_ts, 1)] \
+            if t_cnp is not None else []
+        if offs:
+            base = min(offs)
+            late = statistics.median(o - base for o in offs)
+            msgs.append("timer steps: earliest %+d us from CNP + k T, median "
+                        "lateness %d us beyond that" % (base, late))
+            if base < -SKEW_US:
+                k = offs.index(base) + 1
+                fail.append("timer step %d at %d us after the CNP, %d us "
+                            "before %d x rp_time_reset" %
+                            (k, timer_ts[k - 1] - t_cnp, -base, k))
+            if late > slack_us:
+                fail.append("timer steps %d us late (median) beyond the "
+                            "earliest: not every rp_time_reset" % late)
         gaps = [b - a for a, b in zip([t_cnp] + timer_ts, timer_ts)]
         if gaps:
             med = statistics.median(gaps)
@@ -229,36 +258,37 @@ def check(flavour, line_kbps, knobs, rows, single_cnp=False, slack_us=2000):
 
 # ------------------------------------------------------------ self-test
 
-def fmt_line(t_us, qpn, old, rate, target, alpha, why):
+def fmt_line(t_us, qpn, old, rate, target, alpha, why, arg=0):
     return ("          cc_qp-321     [001] b..2.  %d.%06d: vroce_cc_rate: "
-            "qpn=%d old_rate=%d rate=%d target=%d alpha=%d reason=%s" %
+            "qpn=%d old_rate=%d rate=%d target=%d alpha=%d reason=%s arg=%d" %
             (t_us // 1000000, t_us % 1000000, qpn, old, rate, target, alpha,
-             why))
+             why, arg))
 
 
 def synth(flavour, knobs, line_kbps, qpn=17, t0=100000000, late_us=0):
-    """The trace a kernel should write for one CNP at t0: every rate
-    increase timer runs late_us late and is restarted from when it ran;
-    before each timer step the alpha timer is caught up with the periods
-    of rp_dce_tcp_rtt elapsed since the CNP."""
+    """The trace the kernel writes for one CNP at t0 (cc/rp.c): the rate
+    increase timer is due every rp_time_reset after the CNP and fires
+    late_us late, but steps as of its due time, after catching the alpha
+    timer up to that time (arg: the periods applied)."""
     rp = model.make_rp(flavour, knobs, line_kbps)
     T, K = knobs["rp_time_reset"], knobs["rp_dce_tcp_rtt"]
     out = ["# tracer: nop", "#"]
 
-    def step(t, why_fn):
+    def step(t, why_fn, arg=0):
         old = rp.rc
         why = why_fn()
         if why != "none":
-            out.append(fmt_line(t, qpn, old, rp.rc, rp.rt, rp.alpha, why))
+            out.append(fmt_line(t, qpn, old, rp.rc, rp.rt, rp.alpha, why,
+                                arg))
 
     step(t0, lambda: rp.cnp(0))
-    t, done = t0, 0
+    at, done = t0, 0
     while rp.limited:
-        t += T + late_us
-        n = (t - t0) // K - done
+        at += T
+        n = (at - t0) // K - done
         done += n
-        step(t, lambda: rp.alpha_timer(n))
-        step(t, rp.timer)
+        step(at + late_us, lambda: rp.alpha_timer(n), n)
+        step(at + late_us, rp.timer)
     return out
 
 

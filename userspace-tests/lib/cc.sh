@@ -9,6 +9,14 @@
 VT_TRACE=/sys/kernel/tracing
 VT_CC_QP=$VROCE_SRC/userspace-tests/bin/cc_qp
 
+# vt_cc_die MSG: vt_fail that also shows MSG on stderr (the log): the
+# helpers below run inside $(...), where vt_fail's line would only land in
+# the caller's variable.
+vt_cc_die() {
+	echo "FAIL: $VT_NAME: $*" >&2
+	vt_fail "$*"
+}
+
 # vt_cc_dir DEV: the device's cc/ directory.
 vt_cc_dir() { echo "$(vt_sys "$1")/cc"; }
 
@@ -26,7 +34,7 @@ vt_cc_set() {
 vt_cc_get() {
 	local f
 	f=$(vt_cc_dir "$1")/$2
-	[ -f "$f" ] || vt_fail "$1: no $f (cc/ sysfs missing)"
+	[ -f "$f" ] || vt_cc_die "$1: no $f (cc/ sysfs missing)"
 	cat "$f"
 }
 
@@ -48,25 +56,27 @@ vt_counter() {
 	local v
 	v=$(rdma statistic show link "$1/1" | tr ' ' '\n' |
 		awk -v k="$2" 'f { print; exit } $0 == k { f = 1 }')
-	[ -n "$v" ] || vt_fail "$1: no counter $2 in rdma statistic"
+	[ -n "$v" ] || vt_cc_die "$1: no counter $2 in rdma statistic"
 	echo "$v"
 }
 
 # vt_qp_attr DEV QPN NAME: a driver attribute (rdma -dd resource show qp)
-# of QP QPN on DEV, e.g. cc_rate_kbps.
+# of QP QPN on DEV: cc_rp_active (0 until the QP's first CNP), then also
+# cc_limited, cc_rate_kbps, cc_target_kbps, cc_alpha (rdma prints them
+# with a drv_ prefix).
 vt_qp_attr() {
 	local v
 	v=$(rdma -dd resource show qp link "$1/1" lqpn "$2" | tr ' ' '\n' |
-		awk -v k="$3" 'f { print; exit } $0 == k { f = 1 }')
-	[ -n "$v" ] || vt_fail "$1: QP $2 has no driver attribute $3: $(rdma -dd resource show qp link "$1/1" lqpn "$2")"
+		awk -v k="$3" 'f { print; exit } $0 == k || $0 == "drv_" k { f = 1 }')
+	[ -n "$v" ] || vt_cc_die "$1: QP $2 has no driver attribute $3: $(rdma -dd resource show qp link "$1/1" lqpn "$2")"
 	echo "$v"
 }
 
 # vt_fault DEV KNOB [VALUE]: read or write a debugfs fault knob.
 vt_fault() {
 	local f=/sys/kernel/debug/vroce/$1/$2
-	[ -e "$f" ] || vt_fail "no $f"
-	if [ $# -ge 3 ]; then echo "$3" >"$f" || vt_fail "echo $3 > $f"; else cat "$f"; fi
+	[ -e "$f" ] || vt_cc_die "no $f"
+	if [ $# -ge 3 ]; then echo "$3" >"$f" || vt_cc_die "echo $3 > $f"; else cat "$f"; fi
 }
 
 # vt_trace_start EVENT...: clear the trace buffer (8 MiB per CPU) and
@@ -156,9 +166,9 @@ vt_ccqp_send_async() {
 # vt_ccqp_wait TAG N TIMEOUT: wait for answer N + 1; print it.
 vt_ccqp_wait() {
 	vt_wait_for "[ \$(vt_ccqp_answers $1) -gt $2 ]" "$3" ||
-		vt_fail "cc_qp $1: no answer in $3 s: $(tail -3 "${CCQP_OUT[$1]}")"
+		vt_cc_die "cc_qp $1: no answer in $3 s: $(tail -3 "${CCQP_OUT[$1]}")"
 	grep -q '^FAIL' "${CCQP_OUT[$1]}" &&
-		vt_fail "cc_qp $1: $(grep '^FAIL' "${CCQP_OUT[$1]}")"
+		vt_cc_die "cc_qp $1: $(grep '^FAIL' "${CCQP_OUT[$1]}")"
 	grep '^ok ' "${CCQP_OUT[$1]}" | tail -1
 }
 

@@ -16,7 +16,8 @@
 #     np_ecn_marked_roce_packets each +1), one CNP (np_cnp_sent +1,
 #     vroceA's rp_cnp_handled +1, one vroce_cnp_sent of vroceB's QP to
 #     vroceA's, one vroce_cnp_recv of vroceA's QP);
-#   - vroceA's QP is back at the line rate (cc_rate_kbps) within 10 s;
+#   - vroceA's QP had seen no CNP before (cc_rp_active 0), and is back at
+#     the line rate within 10 s (cc_limited 0, cc_rate_kbps);
 #   - trace_check.py --single-cnp: every vroce_cc_rate step of the QP
 #     equals the model's (rate, target, alpha, reason), the CNP and timer
 #     steps equal the model's timeline step for step, the k-th timer step
@@ -65,10 +66,10 @@ for fl in nvidia paper; do
 	vt_ccqp_start "$fl" "$port"
 	qpn=${CCQP_LQPN[$fl]}
 	rqpn=${CCQP_RQPN[$fl]}
-	# a packet through, unmarked: the QP works and is not limited
+	# a packet through, unmarked: the QP works and has seen no CNP
 	vt_ccqp_cmd "$fl" 30 w 0 64 >/dev/null
-	rate0=$(vt_qp_attr vroceA "$qpn" cc_rate_kbps)
-	vt_expect_eq "$fl: rate before the CE mark" "$rate0" $((LINE_MBPS * 1000))
+	vt_expect_eq "$fl: cc_rp_active before the CE mark" \
+		"$(vt_qp_attr vroceA "$qpn" cc_rp_active)" 0
 
 	knobs=$VROCE_JOB/$VT_NAME.$fl.knobs
 	trace=$VROCE_JOB/$VT_NAME.$fl.trace
@@ -81,8 +82,10 @@ for fl in nvidia paper; do
 	vt_fault vroceB ce_mark_permille 1000
 	vt_ccqp_cmd "$fl" 30 w 0 64 >/dev/null
 	vt_fault vroceB ce_mark_permille 0
-	vt_wait_for "[ \"\$(vt_qp_attr vroceA $qpn cc_rate_kbps)\" = $((LINE_MBPS * 1000)) ]" 10 ||
-		vt_fail "$fl: vroceA QP $qpn at $(vt_qp_attr vroceA "$qpn" cc_rate_kbps) kb/s 10 s after one CNP, want the line rate $((LINE_MBPS * 1000))"
+	vt_wait_for "[ \"\$(vt_qp_attr vroceA $qpn cc_limited)\" = 0 ]" 10 ||
+		vt_fail "$fl: vroceA QP $qpn still limited at $(vt_qp_attr vroceA "$qpn" cc_rate_kbps) kb/s 10 s after one CNP"
+	vt_expect_eq "$fl: cc_rate_kbps after the recovery" \
+		"$(vt_qp_attr vroceA "$qpn" cc_rate_kbps)" $((LINE_MBPS * 1000))
 	sleep 0.5
 	vt_trace_stop "$trace"
 	vt_expect_eq "$fl: packets CE-marked by the injector" \

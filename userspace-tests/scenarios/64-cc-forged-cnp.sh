@@ -21,10 +21,10 @@
 #   to cc's QP from 192.168.77.3 (not its peer)  rp_cnp_ignored or
 #                             rx_addr_mismatch +3
 # and for every kind: rp_cnp_handled unchanged, no vroce_cc_rate event of
-# any QP, cc's QP still at the line rate (cc_rate_kbps).  Last, the
+# any QP, cc's QP still without a CNP (cc_rp_active 0).  Last, the
 # positive control: three valid CNPs from 192.168.77.2 to cc's QP are
 # handled (rp_cnp_handled +3) and cut its rate (a vroce_cc_rate "cnp"
-# event of that QP, cc_rate_kbps below the line rate), which shows the
+# event of that QP from the line rate to below it), which shows the
 # forged packets are otherwise well-formed.  All QPs still move data.
 set -euo pipefail
 . "$VROCE_SRC/userspace-tests/lib/common.sh"
@@ -54,7 +54,7 @@ done
 qcc=${CCQP_LQPN[cc]}
 qp1=${CCQP_LQPN[prio1]}
 quc=${CCQP_LQPN[uc]}
-vt_expect_eq "cc QP rate before" "$(vt_qp_attr vroceA "$qcc" cc_rate_kbps)" $((LINE_MBPS * 1000))
+vt_expect_eq "cc QP: cc_rp_active before" "$(vt_qp_attr vroceA "$qcc" cc_rp_active)" 0
 
 C="rp_cnp_handled rp_cnp_ignored rx_no_qp rx_header_errors rx_icrc_encapsulated rx_addr_mismatch"
 declare -A before
@@ -77,7 +77,7 @@ grew3() {
 # "|"-separated list of counters one of which must grow by exactly 3.
 summary=
 kind() {
-	local name=$1 expect=$2 out c got='' d rate trace=$VROCE_JOB/$VT_NAME.$1.trace
+	local name=$1 expect=$2 out c got='' d trace=$VROCE_JOB/$VT_NAME.$1.trace
 	shift 2
 	snap
 	vt_trace_start vroce_cc_rate vroce_cnp_recv
@@ -95,8 +95,7 @@ kind() {
 	vt_expect_eq "$name: rp_cnp_handled (+)" "$(delta rp_cnp_handled)" 0
 	grep -q ' vroce_cc_rate:' "$trace" &&
 		vt_fail "$name: a rate changed: $(grep -m3 ' vroce_cc_rate:' "$trace")"
-	rate=$(vt_qp_attr vroceA "$qcc" cc_rate_kbps)
-	vt_expect_eq "$name: QP $qcc rate" "$rate" $((LINE_MBPS * 1000))
+	vt_expect_eq "$name: QP $qcc cc_rp_active" "$(vt_qp_attr vroceA "$qcc" cc_rp_active)" 0
 	summary="$summary $name: $got +3;"
 }
 
@@ -115,16 +114,23 @@ out=$(ip netns exec vtB python3 "$FORGE" -n 3 "$A" 192.168.77.1 "$qcc" 2>&1) ||
 	vt_fail "control: cnp_forge: $out"
 vt_wait_for "[ \$(delta rp_cnp_handled) -ge 3 ]" 5 ||
 	vt_fail "control: valid forged CNPs not handled: $(for c in $C; do printf '%s +%s ' "$c" "$(delta "$c")"; done)"
-rate=$(vt_qp_attr vroceA "$qcc" cc_rate_kbps)
 vt_trace_stop "$VROCE_JOB/$VT_NAME.control.trace"
 vt_expect_eq "control: rp_cnp_handled (+)" "$(delta rp_cnp_handled)" 3
 vt_expect_eq "control: rp_cnp_ignored (+)" "$(delta rp_cnp_ignored)" 0
-[ "$rate" -lt $((LINE_MBPS * 1000)) ] || vt_fail "control: QP $qcc still at $rate kb/s after 3 CNPs"
-grep ' vroce_cc_rate:' "$VROCE_JOB/$VT_NAME.control.trace" | grep -Eq "qpn=${qcc}[ ,].*reason=\"?cnp" ||
-	vt_fail "control: no vroce_cc_rate cnp event of QP $qcc: $(grep -m3 ' vroce_cc_rate:' "$VROCE_JOB/$VT_NAME.control.trace")"
+vt_expect_eq "control: QP $qcc cc_rp_active" "$(vt_qp_attr vroceA "$qcc" cc_rp_active)" 1
+# the first CNP cuts (nvidia defaults: to about half); with rp_time_reset
+# 300 us the rate is back long before anyone could read it, so the trace
+# says what happened
+cut=$(grep ' vroce_cc_rate:' "$VROCE_JOB/$VT_NAME.control.trace" |
+	grep -E "qpn=${qcc} .*reason=cnp( |\$)" | head -1 |
+	sed -n 's/.* old_rate=\([0-9]*\) rate=\([0-9]*\) .*/\1 \2/p')
+read -r old rate <<<"${cut:-x x}"
+if ! { [ "$old" = $((LINE_MBPS * 1000)) ] && [ "$rate" -lt "$old" ]; } 2>/dev/null; then
+	vt_fail "control: no vroce_cc_rate cnp cut of QP $qcc from the line rate: $(grep -m3 ' vroce_cc_rate:' "$VROCE_JOB/$VT_NAME.control.trace")"
+fi
 
 for t in cc prio1 uc; do
 	vt_ccqp_cmd "$t" 30 w 0 65536 >/dev/null
 	vt_ccqp_stop "$t"
 done
-vt_pass "forged CNPs counted, no rate moved:$summary control: 3 valid forged CNPs handled, rate $rate kb/s"
+vt_pass "forged CNPs counted, no rate moved:$summary control: 3 valid forged CNPs handled, first cut $old -> $rate kb/s"
