@@ -1,0 +1,213 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 480
+#
+# Congestion control, acceptance 1 of issue 10 (Documentation/congestion-
+# control.md): CNP pacing at the notification point, the reaction point
+# falling to rp_min_rate, counters against a capture.
+#
+# Two namespaces on a veth pair, vroceA (sender, reaction point) and
+# vroceB (receiver, notification point), cc/enable=1 on both.  cc_qp
+# streams RDMA WRITEs on one RC QP from vroceA to vroceB.  Rounds:
+#   ce-N  (N = np_min_time_between_cnps in 3000, 3500, 4000 us; the
+#         knob's maximum is 4095):
+#         vroceB's ce_mark_permille = 1000 marks every packet it receives;
+#   netem: no vroce marking; vtA's egress carries UDP 4791 through
+#         "netem loss 100% ecn", which marks every ECT packet CE and drops
+#         every other one (so data that is not ECT(0) stalls the round).
+# vroceA's rp_min_rate is 100 Mb/s (about 10k packets/s of 1 KiB, far
+# above 1e6 / N).  The NP sends at the first marked packet N or more after
+# the last CNP, so CNPs come every N + (wait for the next packet); in a TCG
+# guest packets arrive in bursts and that wait averages ~230 us (N = 1000
+# gave 811 CNPs/s, 19 % low), hence N >= 3000 for the 10 % bound.
+# rp_time_reset is the maximum and rp_byte_reset 0, so no
+# increase comes between CNPs and the rate sits at the floor, and
+# rp_dce_tcp_rtt the maximum, so alpha stays near 1 and each CNP halves.
+# Each round, in a 3 s window once vroceA's QP runs at rp_min_rate:
+#   - CNPs/s = min(marked packets/s, 1e6 / N) within 10 %
+#     (np_cnp_sent and np_ecn_marked_roce_packets of vroceB);
+#   - the QP's cc_rate_kbps (rdma -dd resource show qp) is rp_min_rate;
+# over the whole round (marking stops before the stream ends):
+#   - vroceB's np_cnp_sent == vroceA's rp_cnp_handled == the CNPs in a
+#     capture on vtB (UDP 4791, BTH opcode 0x81), each of them 74 bytes,
+#     from 192.168.77.2, BECN set, destination QP vroceA's QP, DSCP
+#     np_cnp_dscp; vroceA's rp_cnp_ignored unchanged;
+#   - ce rounds: np_ecn_marked_roce_packets == the injector's ce_mark count;
+#   - no data packet from vroceA on the wire without ECT(0) (ce rounds) or
+#     without ECT(0)/CE (netem round);
+#   - tracepoints: one vroce_cnp_sent per np_cnp_sent, one vroce_cnp_recv
+#     per CNP received, vroce_cc_rate of the QP reaching rp_min_rate.
+set -euo pipefail
+. "$VROCE_SRC/userspace-tests/lib/common.sh"
+. "$VROCE_SRC/userspace-tests/lib/vroce.sh"
+. "$VROCE_SRC/userspace-tests/lib/cc.sh"
+
+MIN_MBPS=100
+WIN=3
+# long enough for the window: every rdma call takes up to a second in TCG
+STREAM_S=25
+command -v dumpcap >/dev/null || vt_fail "no dumpcap (tshark; ci/setup.sh installs it)"
+
+vt_load_vroce
+vt_vroce_netns_pair
+vt_cc_require vroceA vroceB
+for d in vroceA vroceB; do
+	vt_cc_set "$d" enable 1
+done
+vt_cc_set vroceA rp_min_rate "$MIN_MBPS"
+vt_cc_set vroceA rp_time_reset 131071
+vt_cc_set vroceA rp_byte_reset 0
+# alpha: with the default 1 us period it decays to 0 between two CNPs
+# N >= 1 ms apart, and then a CNP cuts nothing; with the longest period
+# it stays near 1, so every CNP halves the rate (rp_min_dec_fac 50)
+vt_cc_set vroceA rp_dce_tcp_rtt 131071
+dscp=$(vt_cc_get vroceB np_cnp_dscp)
+
+vt_ccqp_start s 19890
+qpn=${CCQP_LQPN[s]}
+rqpn=${CCQP_RQPN[s]}
+
+now() { date +%s.%N; }
+# rate_f A B SECS: (B - A) / SECS
+rate_f() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { printf "%.1f", (b - a) / t }'; }
+
+# round NAME N MODE: one round, MODE ce or netem.
+results=
+round() {
+	local name=$1 n=$2 mode=$3 pcap=${TMPDIR:-/tmp}/$VT_NAME.$1.pcap
+	local trace=$VROCE_JOB/$VT_NAME.$1.trace cap_pid filt
+	local sent0 hand0 ign0 mark0 inj0 sent1 hand1 ign1 mark1 inj1
+	local ws wm wt0 wt1 we wme t dt cnps marked want lim rate_kbps
+	local pc bad nans pcnp pbad
+
+	vt_cc_set vroceB np_min_time_between_cnps "$n"
+	# CNPs, and data from vroceA that is neither ECT(0) nor (netem) CE
+	if [ "$mode" = ce ]; then
+		filt='udp dst port 4791 and (udp[8] = 0x81 or (src host 192.168.77.1 and (ip[1] & 3) != 2))'
+	else
+		filt='udp dst port 4791 and (udp[8] = 0x81 or (src host 192.168.77.1 and (ip[1] & 3) < 2))'
+	fi
+	ip netns exec vtB dumpcap -q -i vtB -f "$filt" -w "$pcap" \
+		2>"$pcap.log" &
+	cap_pid=$!
+	vt_wait_for "grep -q 'Capturing on' $pcap.log" 30 ||
+		vt_fail "$name: dumpcap did not start: $(cat "$pcap.log")"
+	vt_trace_start vroce_cc_rate vroce_cnp_sent vroce_cnp_recv
+
+	sent0=$(vt_counter vroceB np_cnp_sent)
+	mark0=$(vt_counter vroceB np_ecn_marked_roce_packets)
+	hand0=$(vt_counter vroceA rp_cnp_handled)
+	ign0=$(vt_counter vroceA rp_cnp_ignored)
+	inj0=$(cat /sys/kernel/debug/vroce/vroceB/counters/ce_mark)
+	if [ "$mode" = ce ]; then
+		vt_fault vroceB ce_mark_permille 1000
+	else
+		tc -n vtA qdisc add dev vtA root handle 1: prio bands 3 \
+			priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 ||
+			vt_fail "tc prio"
+		tc -n vtA qdisc add dev vtA parent 1:3 handle 30: netem \
+			loss 100% ecn || vt_fail "tc netem loss 100% ecn"
+		tc -n vtA filter add dev vtA parent 1: protocol ip u32 \
+			match ip protocol 17 0xff match ip dport 4791 0xffff \
+			flowid 1:3 || vt_fail "tc filter"
+	fi
+	t=$(now)
+	nans=$(vt_ccqp_answers s)
+	vt_ccqp_send_async s s 0 "$STREAM_S" 65536 8
+	# the rate reaches the floor within 2 s
+	vt_wait_for "[ \"\$(vt_qp_attr vroceA $qpn cc_rate_kbps)\" = $((MIN_MBPS * 1000)) ]" 3 ||
+		vt_fail "$name: vroceA QP $qpn at $(vt_qp_attr vroceA "$qpn" cc_rate_kbps) kb/s after 3 s of CE marks, want rp_min_rate $((MIN_MBPS * 1000)); CNPs sent $(($(vt_counter vroceB np_cnp_sent) - sent0)), handled $(($(vt_counter vroceA rp_cnp_handled) - hand0))"
+	vt_log "$name: at rp_min_rate after $(rate_f "$t" "$(now)" 1) s"
+	sleep 0.3
+	ws=$(vt_counter vroceB np_cnp_sent)
+	wm=$(vt_counter vroceB np_ecn_marked_roce_packets)
+	wt0=$(now)
+	sleep "$WIN"
+	we=$(vt_counter vroceB np_cnp_sent)
+	wme=$(vt_counter vroceB np_ecn_marked_roce_packets)
+	wt1=$(now)
+	rate_kbps=$(vt_qp_attr vroceA "$qpn" cc_rate_kbps)
+	[ "$(vt_ccqp_answers s)" = "$nans" ] ||
+		vt_fail "$name: the stream ended inside the measurement window: $(tail -2 "${CCQP_OUT[s]}")"
+	if [ "$mode" = ce ]; then
+		vt_fault vroceB ce_mark_permille 0
+	else
+		tc -n vtA qdisc del dev vtA root || vt_fail "tc qdisc del"
+	fi
+	vt_log "$name: stream: $(vt_ccqp_wait s "$nans" $((STREAM_S + 30)))"
+	sleep 0.5
+	sent1=$(vt_counter vroceB np_cnp_sent)
+	mark1=$(vt_counter vroceB np_ecn_marked_roce_packets)
+	hand1=$(vt_counter vroceA rp_cnp_handled)
+	ign1=$(vt_counter vroceA rp_cnp_ignored)
+	inj1=$(cat /sys/kernel/debug/vroce/vroceB/counters/ce_mark)
+	vt_trace_stop "$trace"
+	kill -INT "$cap_pid"
+	wait "$cap_pid" || true
+	cp "$pcap" "$VROCE_JOB/" || true
+
+	dt=$(awk -v a="$wt0" -v b="$wt1" 'BEGIN { print b - a }')
+	cnps=$(rate_f "$ws" "$we" "$dt")
+	marked=$(rate_f "$wm" "$wme" "$dt")
+	lim=$(awk -v n="$n" 'BEGIN { printf "%.1f", 1e6 / n }')
+	want=$(awk -v m="$marked" -v l="$lim" 'BEGIN { print (m < l ? m : l) }')
+	vt_log "$name: window ${dt}s: marked $marked/s, CNPs $cnps/s, 1e6/N $lim/s, want $want/s; rate $rate_kbps kb/s"
+	awk -v c="$cnps" -v w="$want" 'BEGIN { d = c - w; if (d < 0) d = -d; exit !(w > 0 && d <= 0.1 * w) }' ||
+		vt_fail "$name: $cnps CNPs/s, want min(marked $marked/s, 1e6/N $lim/s) = $want/s +- 10 %"
+	vt_expect_eq "$name: cc_rate_kbps in the window" "$rate_kbps" $((MIN_MBPS * 1000))
+
+	# counters over the round
+	vt_expect_eq "$name: vroceA rp_cnp_handled (+) vs vroceB np_cnp_sent (+)" \
+		$((hand1 - hand0)) $((sent1 - sent0))
+	vt_expect_eq "$name: vroceA rp_cnp_ignored (+)" $((ign1 - ign0)) 0
+	[ $((sent1 - sent0)) -gt 0 ] || vt_fail "$name: no CNP sent"
+	if [ "$mode" = ce ]; then
+		vt_expect_eq "$name: np_ecn_marked_roce_packets (+) vs ce_mark injected (+)" \
+			$((mark1 - mark0)) $((inj1 - inj0))
+	else
+		vt_expect_eq "$name: ce_mark injected (+)" $((inj1 - inj0)) 0
+		[ $((mark1 - mark0)) -gt 0 ] || vt_fail "$name: netem marked nothing vroceB saw"
+	fi
+
+	# the capture
+	pc=$(tshark -r "$pcap" -Y 'udp.dstport == 4791 && udp.payload[0:1] == 81' \
+		-T fields -e ip.src -e ip.dsfield.dscp -e frame.len -e udp.payload 2>/dev/null |
+		python3 -c '
+import sys
+q, dscp = int(sys.argv[1]), sys.argv[2]
+n = bad = 0
+for ln in sys.stdin:
+    src, ds, flen, pl = ln.split()
+    n += 1
+    b = bytes.fromhex(pl)
+    if (src != "192.168.77.2" or ds != dscp or flen != "74" or len(b) != 32 or
+            int.from_bytes(b[5:8], "big") != q or not b[4] & 0x40 or
+            b[12:28] != bytes(16)):
+        if not bad:
+            print("bad CNP: " + ln.strip(), file=sys.stderr)
+        bad += 1
+print(n, bad)' "$qpn" "$dscp")
+	read -r pcnp pbad <<<"$pc"
+	bad=$(tshark -r "$pcap" -Y 'ip.src == 192.168.77.1 && udp.dstport == 4791 && !(udp.payload[0:1] == 81)' 2>/dev/null | wc -l)
+	vt_expect_eq "$name: CNPs in the capture vs np_cnp_sent (+)" "$pcnp" $((sent1 - sent0))
+	vt_expect_eq "$name: malformed CNPs in the capture (want: 74 B, DSCP $dscp, BECN, dest QP $qpn, zero reserved bytes)" "$pbad" 0
+	vt_expect_eq "$name: data packets from vroceA without ECT(0)$([ "$mode" = ce ] || echo "/CE")" "$bad" 0
+
+	# the tracepoints
+	vt_expect_eq "$name: vroce_cnp_sent events vs np_cnp_sent (+)" \
+		"$(grep -c ' vroce_cnp_sent:' "$trace" || true)" $((sent1 - sent0))
+	vt_expect_eq "$name: vroce_cnp_sent events of QP $rqpn to QP $qpn" \
+		"$(grep ' vroce_cnp_sent:' "$trace" | grep -cE "qpn=${rqpn}[ ,].*dqpn=${qpn}([ ,]|\$)" || true)" $((sent1 - sent0))
+	vt_expect_eq "$name: vroce_cnp_recv events vs CNPs vroceA counted (+)" \
+		"$(grep -c ' vroce_cnp_recv:' "$trace" || true)" $((hand1 - hand0 + ign1 - ign0))
+	grep ' vroce_cc_rate:' "$trace" | grep -Eq "qpn=${qpn}[ ,].* rate=$((MIN_MBPS * 1000))[ ,]" ||
+		vt_fail "$name: no vroce_cc_rate event of QP $qpn at rate $((MIN_MBPS * 1000)): $(grep -m3 ' vroce_cc_rate:' "$trace")"
+	results="$results $name: CNPs $cnps/s (marked $marked/s, 1e6/N $lim), $((sent1 - sent0)) CNPs = pcap = handled;"
+}
+
+for n in 3000 3500 4000; do
+	round "ce-$n" "$n" ce
+done
+round netem-4000 4000 netem
+vt_ccqp_stop s
+vt_pass "rp_min_rate $MIN_MBPS Mb/s reached every round;$results"
