@@ -74,18 +74,33 @@ int vroce_cc_set_line_rate(struct vroce_dev *vdev, u32 mbps)
 	return 0;
 }
 
-/* IB speeds of one lane, Mb/s, fastest first. */
+/*
+ * IB speed and width for an emulated line rate: the slowest that carries
+ * it.  The rows ib_core uses for a netdev without lanes (up to 400 Gb/s)
+ * give its answer, so a line rate taken from the netdev's speed reports
+ * what ib_core did before; the other rows fill the gaps and go beyond.
+ */
 static const struct {
 	u32 mbps;
 	u16 speed;
-} vroce_ib_speeds[] = {
-	{ 100000, IB_SPEED_NDR },
-	{ 50000, IB_SPEED_HDR },
-	{ 25000, IB_SPEED_EDR },
-	{ 14000, IB_SPEED_FDR },
-	{ 10000, IB_SPEED_QDR },
-	{ 5000, IB_SPEED_DDR },
-	{ 2500, IB_SPEED_SDR },
+	u8 width;
+} vroce_ib_rates[] = {
+	{ 2500, IB_SPEED_SDR, IB_WIDTH_1X },
+	{ 5000, IB_SPEED_DDR, IB_WIDTH_1X },
+	{ 10000, IB_SPEED_FDR10, IB_WIDTH_1X },
+	{ 14000, IB_SPEED_FDR, IB_WIDTH_1X },
+	{ 20000, IB_SPEED_DDR, IB_WIDTH_4X },
+	{ 25000, IB_SPEED_EDR, IB_WIDTH_1X },
+	{ 40000, IB_SPEED_FDR10, IB_WIDTH_4X },
+	{ 50000, IB_SPEED_EDR, IB_WIDTH_2X },
+	{ 100000, IB_SPEED_EDR, IB_WIDTH_4X },
+	{ 200000, IB_SPEED_HDR, IB_WIDTH_4X },
+	{ 400000, IB_SPEED_NDR, IB_WIDTH_4X },
+	{ 800000, IB_SPEED_NDR, IB_WIDTH_8X },
+	{ 1200000, IB_SPEED_NDR, IB_WIDTH_12X },
+#ifdef HAVE_IB_SPEED_XDR
+	{ 1600000, IB_SPEED_XDR, IB_WIDTH_8X },
+#endif
 };
 
 /**
@@ -94,9 +109,8 @@ static const struct {
  * @speed: set to an IB_SPEED_*
  * @width: set to an IB_WIDTH_*
  *
- * The fastest lane speed with 4X or 1X lanes that does not exceed the
- * line rate (as a ConnectX port reports 25 Gb/s as EDR 1X, 100 Gb/s as
- * EDR 4X); SDR 1X below 2.5 Gb/s.
+ * The slowest IB speed and width that carry the line rate; past the last
+ * row, the fastest this kernel can name.
  *
  * Return: true, or false without a line rate (the caller asks ethtool).
  */
@@ -107,19 +121,10 @@ bool vroce_cc_port_speed(struct vroce_dev *vdev, u16 *speed, u8 *width)
 
 	if (!mbps)
 		return false;
-	for (i = 0; i < ARRAY_SIZE(vroce_ib_speeds); i++) {
-		if (4 * vroce_ib_speeds[i].mbps <= mbps) {
-			*speed = vroce_ib_speeds[i].speed;
-			*width = IB_WIDTH_4X;
-			return true;
-		}
-		if (vroce_ib_speeds[i].mbps <= mbps) {
-			*speed = vroce_ib_speeds[i].speed;
-			*width = IB_WIDTH_1X;
-			return true;
-		}
-	}
-	*speed = IB_SPEED_SDR;
-	*width = IB_WIDTH_1X;
+	for (i = 0; i < ARRAY_SIZE(vroce_ib_rates) - 1; i++)
+		if (mbps <= vroce_ib_rates[i].mbps)
+			break;
+	*speed = vroce_ib_rates[i].speed;
+	*width = vroce_ib_rates[i].width;
 	return true;
 }

@@ -127,6 +127,7 @@ int vroce_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	struct vroce_cc_qp *cc = &qp->cc;
 	u32 rate, target, alpha;
 	bool active, limited;
+	struct nlattr *table;
 
 	if (ibqp->qp_type != IB_QPT_RC)
 		return 0;
@@ -137,16 +138,24 @@ int vroce_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	alpha = cc->dcqcn.alpha;
 	limited = cc->dcqcn.limited;
 	spin_unlock_bh(&cc->lock);
+	/* rdma(8) reads driver attributes from their own nested table */
+	table = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
+	if (!table)
+		return -EMSGSIZE;
 	if (rdma_nl_put_driver_u32(msg, "cc_rp_active", active))
-		return -EMSGSIZE;
-	if (!active)
-		return 0;
-	if (rdma_nl_put_driver_u32(msg, "cc_limited", limited) ||
-	    rdma_nl_put_driver_u32(msg, "cc_rate_kbps", rate) ||
-	    rdma_nl_put_driver_u32(msg, "cc_target_kbps", target) ||
-	    rdma_nl_put_driver_u32(msg, "cc_alpha", alpha))
-		return -EMSGSIZE;
+		goto cancel;
+	if (active &&
+	    (rdma_nl_put_driver_u32(msg, "cc_limited", limited) ||
+	     rdma_nl_put_driver_u32(msg, "cc_rate_kbps", rate) ||
+	     rdma_nl_put_driver_u32(msg, "cc_target_kbps", target) ||
+	     rdma_nl_put_driver_u32(msg, "cc_alpha", alpha)))
+		goto cancel;
+	nla_nest_end(msg, table);
 	return 0;
+
+cancel:
+	nla_nest_cancel(msg, table);
+	return -EMSGSIZE;
 }
 
 /**
