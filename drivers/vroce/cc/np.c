@@ -51,9 +51,9 @@ void vroce_cc_ce_rcv(struct vroce_qp *qp, const struct vroce_pkt *pkt)
 	struct vroce_dev *vdev = qp->vdev;
 	struct vroce_cc_qp *cc = &qp->cc;
 	u64 now, gap_ns, delay_ns;
-	bool send = false;
 	struct vroce_av av;
 	u32 entropy;
+	bool due;
 
 	vroce_counter_inc(vdev, VROCE_CNT_NP_ECN_MARKED);
 	if (!(READ_ONCE(vdev->cc.np_enable) & BIT(vroce_cc_qp_prio(qp))))
@@ -61,27 +61,37 @@ void vroce_cc_ce_rcv(struct vroce_qp *qp, const struct vroce_pkt *pkt)
 	gap_ns = (u64)READ_ONCE(vdev->cc.cfg.p.np_min_time_between_cnps) *
 		 NSEC_PER_USEC;
 	delay_ns = (u64)READ_ONCE(vdev->cc.cnp_delay_us) * NSEC_PER_USEC;
-	vroce_resp_av(qp, pkt, &av, &entropy);
-	now = ktime_get_ns();
 
+	/*
+	 * The gap counts from the mark that made the last CNP.  The clock is
+	 * read under the lock so that decisions and their times are in one
+	 * order on every CPU.
+	 */
 	spin_lock_bh(&cc->lock);
-	if (cc->dead || cc->np_pending ||
-	    (cc->last_cnp_ns && now - cc->last_cnp_ns < gap_ns))
-		goto unlock;
-	cc->last_cnp_ns = now;
-	if (!delay_ns) {
-		send = true;
-		goto unlock;
-	}
-	cc->np_pending = true;
-	cc->np_av = av;
-	cc->np_entropy = entropy;
-	hrtimer_start(&cc->np_timer, ns_to_ktime(now + delay_ns),
-		      HRTIMER_MODE_ABS_SOFT);
-unlock:
+	now = ktime_get_ns();
+	due = !cc->dead && !cc->np_pending &&
+	      (!cc->last_cnp_ns || now - cc->last_cnp_ns >= gap_ns);
+	if (due)
+		cc->last_cnp_ns = now;
 	spin_unlock_bh(&cc->lock);
-	if (send)
+	trace_vroce_ce_recv(qp->ibqp.qp_num, now, due);
+	if (!due)
+		return;
+
+	vroce_resp_av(qp, pkt, &av, &entropy);
+	if (!delay_ns) {
 		vroce_cnp_send(qp, &av, entropy);
+		return;
+	}
+	spin_lock_bh(&cc->lock);
+	if (!cc->dead) {
+		cc->np_pending = true;
+		cc->np_av = av;
+		cc->np_entropy = entropy;
+		hrtimer_start(&cc->np_timer, ns_to_ktime(now + delay_ns),
+			      HRTIMER_MODE_ABS_SOFT);
+	}
+	spin_unlock_bh(&cc->lock);
 }
 
 /**

@@ -59,6 +59,24 @@ TRACE_EVENT(vroce_cc_rate,
 		  __entry->arg)
 );
 
+/* t_ns: the ktime_get_ns() the notification point's gap rule compared */
+TRACE_EVENT(vroce_ce_recv,
+	TP_PROTO(u32 qpn, u64 t_ns, bool cnp),
+	TP_ARGS(qpn, t_ns, cnp),
+	TP_STRUCT__entry(
+		__field(u32, qpn)
+		__field(u64, t_ns)
+		__field(bool, cnp)
+	),
+	TP_fast_assign(
+		__entry->qpn = qpn;
+		__entry->t_ns = t_ns;
+		__entry->cnp = cnp;
+	),
+	TP_printk("qpn=%u t_ns=%llu cnp=%d", __entry->qpn, __entry->t_ns,
+		  __entry->cnp)
+);
+
 TRACE_EVENT(vroce_cnp_sent,
 	TP_PROTO(u32 qpn, u32 dqpn),
 	TP_ARGS(qpn, dqpn),
