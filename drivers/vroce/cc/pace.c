@@ -25,7 +25,7 @@
 #include "cc/trace.h"
 #include "vroce.h"
 
-#define VROCE_CC_PACE_BURST_NS	(500 * NSEC_PER_USEC)
+#define VROCE_CC_PACE_BURST_NS	(8 * NSEC_PER_MSEC)
 /* Bytes of a frame besides BTH .. pad (IPv4; IPv6 adds 20). */
 #define VROCE_CC_FRAME_OVERHEAD	(ETH_HLEN + sizeof(struct iphdr) + \
 				 sizeof(struct udphdr) + VROCE_ICRC_SIZE)
