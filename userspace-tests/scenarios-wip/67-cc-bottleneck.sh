@@ -1,0 +1,213 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 420
+#
+# Congestion control, acceptance 4 of issue 10 (Documentation/congestion-
+# control.md, "Experiment 4"): a real bottleneck.
+#
+#   vts1 (vroceS1 on veth vts1, 192.168.77.1) --+
+#                                               +-- vtsw: bridge br0 --swr-- vtr (vroceR, .3)
+#   vts2 (vroceS2 on veth vts2, 192.168.77.2) --+
+#
+# swr (the bridge's port toward the receiver) has the bottleneck as its
+# egress qdisc: tbf at BN_MBIT (root) with a "red ... ecn" child bounded
+# by RED_LIMIT bytes.  Each sender runs RC ib_write_bw to its own server
+# on vroceR (two ports).  Per-sender bytes are sampled every second at
+# the bridge's ingress ports sw1 / sw2 (rx_bytes), the bottleneck's sent
+# bytes and drops from "tc -s qdisc" on swr.
+#   run "on":  cc/enable 1 on all three devices, each sender's line_rate
+#              SND_MBIT (above the bottleneck, below what it can push):
+#              utilisation (tbf bytes sent / (BN_MBIT * time), last half)
+#              >= 90 %, Jain's index over the two senders' rates in the
+#              last half >= 0.95, 0 drops at the bottleneck, 0
+#              out_of_sequence on vroceR;
+#   run "off": cc/enable 0 (no pacing, no reaction): the queue overflows,
+#              drops > 0 (RC's go-back-N retransmits, the run completes).
+set -euo pipefail
+. "$VROCE_SRC/userspace-tests/lib/common.sh"
+. "$VROCE_SRC/userspace-tests/lib/vroce.sh"
+. "$VROCE_SRC/userspace-tests/lib/cc.sh"
+
+BN_MBIT=${VT_BN_MBIT:-20}
+SND_MBIT=${VT_SND_MBIT:-30}
+ON_S=${VT_BOTTLENECK_SECS:-40}
+OFF_S=${VT_BOTTLENECK_OFF_SECS:-20}
+RED_LIMIT=${VT_RED_LIMIT:-1000000}
+RED_MIN=${VT_RED_MIN:-15000}
+RED_MAX=${VT_RED_MAX:-60000}
+RED_P=${VT_RED_P:-0.2}
+MSG=${VT_MSG:-65536}
+MODE=${VT_MODE:-both}
+
+command -v ib_write_bw >/dev/null || vt_skip "no ib_write_bw (perftest)"
+command -v tc >/dev/null || vt_fail "no tc"
+modprobe sch_tbf && modprobe sch_red && modprobe bridge ||
+	vt_fail "no sch_tbf / sch_red / bridge modules"
+vt_load_vroce
+
+topo() {
+	local i
+	ip netns add vtsw && ip netns add vtr || return 1
+	ip -n vtsw link add br0 type bridge || return 1
+	ip -n vtsw link set br0 up
+	for i in 1 2; do
+		ip netns add vts$i || return 1
+		ip link add vts$i netns vts$i type veth peer name sw$i netns vtsw || return 1
+		ip -n vts$i addr add 192.168.77.$i/24 dev vts$i
+		ip -n vts$i link set lo up && ip -n vts$i link set vts$i up
+		ip -n vtsw link set sw$i master br0 && ip -n vtsw link set sw$i up
+	done
+	ip link add vtr netns vtr type veth peer name swr netns vtsw || return 1
+	ip -n vtr addr add 192.168.77.3/24 dev vtr
+	ip -n vtr link set lo up && ip -n vtr link set vtr up
+	ip -n vtsw link set swr master br0 && ip -n vtsw link set swr up
+}
+topo || vt_fail "topology"
+# the bottleneck: tbf shapes, red (ECN marking, harddrop off) holds the
+# queue, bounded by its limit
+tc -n vtsw qdisc add dev swr root handle 1: tbf rate "${BN_MBIT}mbit" \
+	burst 64kb latency 1s || vt_fail "tbf"
+tc -n vtsw qdisc add dev swr parent 1:1 handle 10: red limit "$RED_LIMIT" \
+	min "$RED_MIN" max "$RED_MAX" avpkt 1100 burst $(((2 * RED_MIN + RED_MAX) / 3 / 1100 + 1)) \
+	probability "$RED_P" bandwidth "${BN_MBIT}mbit" ecn || vt_fail "red"
+vt_log "bottleneck: $(tc -n vtsw qdisc show dev swr | tr '\n' ' ')"
+
+vt_link_add vroceS1 vts1 vts1
+vt_link_add vroceS2 vts2 vts2
+vt_link_add vroceR vtr vtr
+for d in vroceS1 vroceS2 vroceR; do
+	vt_wait_for "[ \"\$(vt_port_state $d)\" = ACTIVE ]" 30 ||
+		vt_fail "$d port not ACTIVE: $(vt_port_state "$d")"
+done
+vt_cc_require vroceS1 vroceS2 vroceR
+
+cc_knobs() {
+	local d
+	for d in vroceS1 vroceS2; do
+		vt_cc_set $d line_rate "$SND_MBIT"
+		vt_cc_set $d rp_time_reset "${VT_RP_TIME_RESET:-5000}"
+		vt_cc_set $d rp_byte_reset "${VT_RP_BYTE_RESET:-0}"
+		vt_cc_set $d rp_ai_rate "${VT_RP_AI:-1}"
+		vt_cc_set $d rp_hai_rate "${VT_RP_HAI:-2}"
+		vt_cc_set $d rp_dce_tcp_rtt "${VT_RP_RTT:-5000}"
+		vt_cc_set $d rp_rate_reduce_monitor_period "${VT_RP_MON:-20000}"
+		vt_cc_set $d rp_min_rate "${VT_RP_MIN:-1}"
+		vt_cc_set $d rp_dce_tcp_g "${VT_RP_G:-960}"
+	done
+	vt_cc_set vroceR np_min_time_between_cnps "${VT_NP_N:-4000}"
+}
+cc_knobs
+
+# qd FIELD: the red child's / tbf's counters on swr
+qstat() { tc -n vtsw -s qdisc show dev swr; }
+# tbf line: "Sent B bytes P pkt (dropped D, overlimits O requeues R)"
+tbf_sent() { qstat | awk '/^qdisc tbf/ { f = 1 } f && /Sent/ { print $2; exit }'; }
+# the tbf line counts its child's drops too: count that one only
+drops() { qstat | awk '/^qdisc tbf/ { f = 1 } f && /Sent/ { gsub(",", "", $7); print $7 + 0; exit }'; }
+rxb() { ip netns exec vtsw cat /sys/class/net/sw$1/statistics/rx_bytes; }
+
+# run NAME SECS: both ib_write_bw pairs for SECS, sampled each second
+# into $VROCE_JOB/$VT_NAME.NAME.samples: t tbf_sent s1_rx s2_rx
+run() {
+	local name=$1 secs=$2 i port srv=() cli=() out=$VROCE_JOB/$VT_NAME.$1 t0 end
+	for i in 1 2; do
+		port=$((18600 + i))
+		ip netns exec vtr timeout -k 5 $((secs + 120)) ib_write_bw -d vroceR -x 1 -F \
+			-p $port -s "$MSG" -D "$secs" --report_gbits >"$out.srv$i" 2>&1 &
+		srv+=($!)
+	done
+	for i in 1 2; do
+		vt_wait_for "ip netns exec vtr ss -ltn | grep -q :$((18600 + i))" 30 ||
+			vt_fail "$name: server $i did not listen: $(cat "$out.srv$i")"
+	done
+	for i in 1 2; do
+		ip netns exec vts$i timeout -k 5 $((secs + 120)) ib_write_bw -d vroceS$i -x 1 -F \
+			-p $((18600 + i)) -s "$MSG" -D "$secs" --report_gbits 192.168.77.3 \
+			>"$out.cli$i" 2>&1 &
+		cli+=($!)
+	done
+	# one sampler inside vtsw, bash builtins only (a process per sample
+	# takes seconds in a loaded TCG guest): time, swr tx (= what the
+	# bottleneck sent), sw1 rx, sw2 rx every half second
+	ip netns exec vtsw timeout $((secs + 90)) bash -c '
+		d=/sys/class/net
+		exec {z}<> <(:)
+		while :; do
+			read -r q <$d/swr/statistics/tx_bytes
+			read -r a <$d/sw1/statistics/rx_bytes
+			read -r b <$d/sw2/statistics/rx_bytes
+			echo "$EPOCHREALTIME $q $a $b"
+			read -r -t 0.5 -u $z || :
+		done' >"$out.samples" 2>&1 &
+	local smp=$!
+	end=$((SECONDS + secs + 60))
+	while kill -0 "${cli[0]}" 2>/dev/null || kill -0 "${cli[1]}" 2>/dev/null; do
+		[ $SECONDS -lt $end ] || break
+		sleep 1
+	done
+	kill "$smp" 2>/dev/null || :
+	wait "$smp" 2>/dev/null || :
+	for i in 0 1; do
+		wait "${cli[$i]}" || vt_fail "$name: client $((i + 1)) failed: $(tail -5 "$out.cli$((i + 1))")"
+		wait "${srv[$i]}" || vt_fail "$name: server $((i + 1)) failed: $(tail -5 "$out.srv$((i + 1))")"
+	done
+	qstat >"$out.tc"
+}
+
+# analyse NAME: from the samples, over the span where both clients were
+# sending (rx grew on both ports), its last half: "util jain r1 r2 bn"
+# (Mb/s)
+analyse() {
+	awk -v bn="$BN_MBIT" '
+		{ t[n] = $1; q[n] = $2; a[n] = $3; b[n] = $4; n++ }
+		END {
+			# active span: from the first sample after both ports moved
+			# to the last one where either still moved
+			s = -1; e = -1
+			for (i = 1; i < n; i++) {
+				if (a[i] > a[i-1] + 100000 && b[i] > b[i-1] + 100000) { if (s < 0) s = i - 1; e = i }
+			}
+			if (s < 0 || e - s < 4) { print "nodata"; exit }
+			m = s + int((e - s) / 2)
+			dt = t[e] - t[m]
+			r1 = (a[e] - a[m]) * 8 / dt / 1e6; r2 = (b[e] - b[m]) * 8 / dt / 1e6
+			rq = (q[e] - q[m]) * 8 / dt / 1e6
+			j = (r1 + r2) ^ 2 / (2 * (r1 * r1 + r2 * r2))
+			printf "%.3f %.4f %.1f %.1f %.1f %.1f\n", rq / bn, j, r1, r2, rq, dt
+		}' "$VROCE_JOB/$VT_NAME.$1.samples"
+}
+
+ooo() { vt_counter vroceR out_of_sequence; }
+
+res=
+if [ "$MODE" != off ]; then
+	for d in vroceS1 vroceS2 vroceR; do vt_cc_set $d enable 1; done
+	d0=$(drops); o0=$(ooo)
+	run on "$ON_S"
+	d1=$(drops); o1=$(ooo)
+	read -r util jain r1 r2 rq dt < <(analyse on)
+	cnp=$(vt_counter vroceR np_cnp_sent); h1=$(vt_counter vroceS1 rp_cnp_handled); h2=$(vt_counter vroceS2 rp_cnp_handled)
+	mk=$(vt_counter vroceR np_ecn_marked_roce_packets)
+	vt_log "on: util $util jain $jain s1 $r1 s2 $r2 bottleneck $rq Mb/s over $dt s; drops $((d1 - d0)) ooo $((o1 - o0)) marked $mk cnp $cnp handled $h1/$h2"
+	vt_log "on: perftest $(grep -hE '^ *[0-9]+ +[0-9]+ ' "$VROCE_JOB/$VT_NAME".on.cli? | awk '{print $4}' | tr '\n' ' ')Gb/s"
+	res="on: util $util jain $jain drops $((d1 - d0)) ooo $((o1 - o0)) (s1 $r1 s2 $r2 Mb/s, cnp $cnp)"
+fi
+if [ "$MODE" != on ]; then
+	for d in vroceS1 vroceS2 vroceR; do vt_cc_set $d enable 0; done
+	d2=$(drops); o2=$(ooo)
+	run off "$OFF_S"
+	d3=$(drops); o3=$(ooo)
+	read -r uoff joff q1 q2 qq qdt < <(analyse off)
+	vt_log "off: util $uoff jain $joff s1 $q1 s2 $q2 bottleneck $qq Mb/s over $qdt s; drops $((d3 - d2)) ooo $((o3 - o2))"
+	res="$res; off: util $uoff drops $((d3 - d2)) ooo $((o3 - o2))"
+fi
+echo "RESULT: $res"
+if [ "$MODE" = both ]; then
+	awk -v u="$util" 'BEGIN { exit !(u >= 0.90) }' || vt_fail "utilisation $util < 0.90 ($res)"
+	awk -v j="$jain" 'BEGIN { exit !(j >= 0.95) }' || vt_fail "Jain $jain < 0.95 ($res)"
+	[ $((d1 - d0)) = 0 ] || vt_fail "DCQCN on: $((d1 - d0)) drops at the bottleneck ($res)"
+	[ $((o1 - o0)) = 0 ] || vt_fail "DCQCN on: out_of_sequence $((o1 - o0)) ($res)"
+	[ $((d3 - d2)) -gt 0 ] || vt_fail "DCQCN off: no drops at the bottleneck ($res)"
+	vt_pass "$res"
+fi
+vt_pass "mode $MODE: $res"
