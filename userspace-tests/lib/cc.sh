@@ -60,6 +60,18 @@ vt_counter() {
 	echo "$v"
 }
 
+# vt_cc_pair: vroce loaded, the netns pair (vroceA in vtA, vroceB in
+# vtB) with congestion control on both devices.
+vt_cc_pair() {
+	local d
+	vt_load_vroce
+	vt_vroce_netns_pair
+	vt_cc_require vroceA vroceB
+	for d in vroceA vroceB; do
+		vt_cc_set "$d" enable 1
+	done
+}
+
 # vt_qp_attr DEV QPN NAME: a driver attribute (rdma -dd resource show qp)
 # of QP QPN on DEV: cc_rp_active (0 until the QP's first CNP), then also
 # cc_limited, cc_rate_kbps, cc_target_kbps, cc_alpha (rdma prints them

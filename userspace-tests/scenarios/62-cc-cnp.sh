@@ -53,12 +53,7 @@ WIN=3
 STREAM_S=25
 command -v dumpcap >/dev/null || vt_fail "no dumpcap (tshark; ci/setup.sh installs it)"
 
-vt_load_vroce
-vt_vroce_netns_pair
-vt_cc_require vroceA vroceB
-for d in vroceA vroceB; do
-	vt_cc_set "$d" enable 1
-done
+vt_cc_pair
 vt_cc_set vroceA rp_min_rate "$MIN_MBPS"
 vt_cc_set vroceA rp_time_reset 131071
 vt_cc_set vroceA rp_byte_reset 0

@@ -38,12 +38,7 @@ set -euo pipefail
 CHECK=$VROCE_SRC/userspace-tests/cc-model/trace_check.py
 LINE_MBPS=10000
 
-vt_load_vroce
-vt_vroce_netns_pair
-vt_cc_require vroceA vroceB
-for d in vroceA vroceB; do
-	vt_cc_set "$d" enable 1
-done
+vt_cc_pair
 vt_cc_set vroceA line_rate "$LINE_MBPS"
 vt_cc_set vroceA rp_time_reset 5000
 vt_cc_set vroceB np_min_time_between_cnps 4095

@@ -34,12 +34,7 @@ set -euo pipefail
 FORGE=$VROCE_SRC/userspace-tests/tools/cnp_forge.py
 LINE_MBPS=10000
 
-vt_load_vroce
-vt_vroce_netns_pair
-vt_cc_require vroceA vroceB
-for d in vroceA vroceB; do
-	vt_cc_set "$d" enable 1
-done
+vt_cc_pair
 vt_cc_set vroceA roce_rp/enable/1 0
 vt_cc_set vroceA line_rate "$LINE_MBPS"
 # the spoofed peer's replies go nowhere
