@@ -33,6 +33,8 @@ to that capture, and can fail the scenario.  Job directories (logs, kernel
 logs, consoles, captures) stay in $VROCE_CACHE/jobs for a day.
 VROCE_BOOT_TIMEOUT=S replaces the host's limit for one boot (by default 240 s
 plus every scenario's timeout + 30 s), after which the VM counts as hung.
+On the debug kernel every scenario's timeout is multiplied by
+VROCE_DEBUG_TIMEOUT_SCALE (default 4).
 Exported VT_<NAME>_SECS variables reach the scenarios (VT_SOAK_SECS=600 runs
 the long soak of 54-soak).
 
@@ -223,8 +225,10 @@ run_boot() {
 	# Host-side limit for the whole boot: the guest enforces every
 	# scenario's timeout, so this only catches a hung kernel.
 	budget=240
+	local scale=1
+	case $abi in *-vroce-debug) scale=$VT_DEBUG_TIMEOUT_SCALE ;; esac
 	for f in "$@"; do
-		budget=$((budget + $(header "$f" timeout 300) + 30))
+		budget=$((budget + $(header "$f" timeout 300) * scale + 30))
 		[ "$(header "$f" pcap no)" != yes ] || pcap=1
 	done
 	budget=${VROCE_BOOT_TIMEOUT:-$budget}

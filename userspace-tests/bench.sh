@@ -18,11 +18,19 @@
 # that is a vroce bug.  rdma_rxe's hangs and runs without numbers are
 # missing samples ("-"), as are vroce's runs without numbers.
 #
-# Environment: VROCE_BENCH_REPS (repetitions, default 5).
+# With VROCE_KO_BASE (another build of vroce.ko, e.g. an older commit's:
+# ci/bench.sh's VROCE_BENCH_BASE) that module is measured too, as driver
+# "base", in the same rotation, and the report adds the ratio vroce/base:
+# a change's effect on the data path, in one boot.
+#
+# Environment: VROCE_BENCH_REPS (repetitions, default 5), VROCE_KO_BASE.
 set -euo pipefail
 
 reps=${VROCE_BENCH_REPS:-5}
 ko=${VROCE_KO:?VROCE_KO: the vroce.ko to measure}
+base_ko=${VROCE_KO_BASE:-}
+drivers="rxe vroce"
+[ -z "$base_ko" ] || drivers="rxe vroce base"
 ip4=$(ip -4 -o addr show dev eth0 | awk '{split($4, a, "/"); print a[1]; exit}')
 samples=$(mktemp)
 failure=$(mktemp)
@@ -34,10 +42,10 @@ up() {
 		modprobe rdma_rxe
 		rdma link add bench0 type rxe netdev eth0
 		;;
-	vroce)
+	vroce | base)
 		# what vroce.ko links against (removing rxe may unload them)
 		modprobe -a ib_core ib_uverbs udp_tunnel ip6_udp_tunnel
-		insmod "$ko"
+		if [ "$1" = base ]; then insmod "$base_ko"; else insmod "$ko"; fi
 		rdma link add bench0 type vroce netdev eth0
 		;;
 	esac
@@ -47,7 +55,7 @@ down() {
 	rdma link delete bench0
 	case $1 in
 	rxe) modprobe -r rdma_rxe ;;
-	vroce) rmmod vroce ;;
+	vroce | base) rmmod vroce ;;
 	esac
 }
 
@@ -86,7 +94,7 @@ perftest() {
 			"$@" "$ip4" 2>&1) || rc=$?
 		src=0
 		wait "$srv" || src=$?
-		if [ "$drv" = vroce ] && [ "$rc$src" != 00 ]; then
+		if [ "$drv" != rxe ] && [ "$rc$src" != 00 ]; then
 			vroce_failed "$prog $*" "$rc" "$src" "$out"
 			return 1
 		fi
@@ -142,14 +150,16 @@ if lsmod | grep -q '^vroce '; then
 	rmmod vroce
 fi
 for rep in $(seq 1 "$reps"); do
-	if [ $((rep % 2)) -eq 1 ]; then order="rxe vroce"; else order="vroce rxe"; fi
+	# rotate the order, so that no driver always runs first
+	order=$drivers
+	for _ in $(seq 2 "$rep"); do order="${order#* } ${order%% *}"; done
 	for drv in $order; do
 		up "$drv"
 		if ! sample "$drv" "$rep"; then
 			cat "$failure"
 			echo "samples so far (driver metric repetition value):"
 			cat "$samples"
-			echo "bench: FAIL: vroce hung or failed in repetition $rep of $reps: a bug, not a missing sample; no report"
+			echo "bench: FAIL: $drv (vroce) hung or failed in repetition $rep of $reps: a bug, not a missing sample; no report"
 			exit 1
 		fi
 		down "$drv"
@@ -170,20 +180,30 @@ function median(list,   n, a, i, j, t) {
 			if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
-$4 != "-" { v[$1, $2] = v[$1, $2] " " $4 }
+$4 != "-" { v[$1, $2] = v[$1, $2] " " $4; seen[$1] = 1 }
 END {
 	split("bw_MBps rate_Mpps lat_us", m, " ")
 	target["bw_MBps"] = ">= 3"
 	target["rate_Mpps"] = ">= 2"
 	target["lat_us"] = "<= 0.7"
-	printf "%-10s %12s %12s %8s %8s\n", "metric", "rxe", "vroce", "ratio", "target"
+	printf "%-10s %12s %12s %8s %8s", "metric", "rxe", "vroce", "ratio", "target"
+	if ("base" in seen)
+		printf " %12s %12s", "base", "vroce/base"
+	printf "\n"
 	for (i = 1; i <= 3; i++) {
 		if (!(("rxe", m[i]) in v) || !(("vroce", m[i]) in v)) {
-			printf "%-10s %12s %12s %8s %8s\n", m[i], "-", "-", "-", target[m[i]]
-			continue
+			printf "%-10s %12s %12s %8s %8s", m[i], "-", "-", "-", target[m[i]]
+		} else {
+			r = median(v["rxe", m[i]]); o = median(v["vroce", m[i]])
+			printf "%-10s %12.3f %12.3f %8.2f %8s", m[i], r, o, r ? o / r : 0, target[m[i]]
 		}
-		r = median(v["rxe", m[i]]); o = median(v["vroce", m[i]])
-		printf "%-10s %12.3f %12.3f %8.2f %8s\n", m[i], r, o, r ? o / r : 0, target[m[i]]
+		if (("base", m[i]) in v && ("vroce", m[i]) in v) {
+			b = median(v["base", m[i]]); o = median(v["vroce", m[i]])
+			printf " %12.3f %12.2f", b, b ? o / b : 0
+		} else if ("base" in seen) {
+			printf " %12s %12s", "-", "-"
+		}
+		printf "\n"
 	}
 }' "$samples"
 rm -f "$samples" "$failure"

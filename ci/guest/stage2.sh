@@ -205,6 +205,11 @@ run_scenario() {
 	local path=$1 seq=$2 name tmo log start ms rc status reason pid
 	name=$(basename "$path" .sh)
 	tmo=$(header "$path" timeout 300)
+	# the debug kernel (KASAN, lockdep, kmemleak) runs everything, above
+	# all fork and exec, several times slower: same work, longer limit
+	case $(uname -r) in
+	*-vroce-debug) tmo=$((tmo * ${VT_DEBUG_TIMEOUT_SCALE:-1})) ;;
+	esac
 	log=/job/$name$SFX.log
 	export VROCE_SCENARIO=$name VROCE_PCAP=
 	[ -n "${VROCE_PCAP_DIR:-}" ] && VROCE_PCAP=$VROCE_PCAP_DIR/$name.pcap

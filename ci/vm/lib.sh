@@ -14,6 +14,10 @@
 VT_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 VT_CACHE=${VROCE_CACHE:-$HOME/.cache/vroce}
 VT_MEM=${VROCE_VM_MEM:-2048}
+# Scenario time limits are multiplied by this on the debug kernel (KASAN,
+# lockdep and kmemleak make fork, exec and every packet several times
+# slower; 61-cc-knobs, ~700 small processes, needs over 300 s there).
+VT_DEBUG_TIMEOUT_SCALE=${VROCE_DEBUG_TIMEOUT_SCALE:-4}
 
 vt_die() {
 	echo "${0##*/}: $*" >&2
@@ -85,6 +89,7 @@ vt_write_env() {
 		printf 'VROCE_ABI=%q\n' "$abi"
 		printf 'VROCE_KERNEL=%q\n' "$(vt_series "$abi")"
 		printf 'VROCE_KO=%q\n' "${VROCE_BUILDDIR:-$VT_REPO/build}/$abi/vroce.ko"
+		printf 'VT_DEBUG_TIMEOUT_SCALE=%q\n' "$VT_DEBUG_TIMEOUT_SCALE"
 		for kv in "$@"; do
 			printf '%s=%q\n' "${kv%%=*}" "${kv#*=}"
 		done

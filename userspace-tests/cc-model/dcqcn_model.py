@@ -16,14 +16,19 @@ plain Python integers, one class per flavour.  What it is for:
   knobs    the knob table (name, unit, min, max, default, flavours)
   kunit    C tables for drivers/vroce/tests/dcqcn_test.c
 
-Units: rates kb/s; knob rates Mb/s; alpha 1/1024; rp_byte_reset in 64-byte
-units; times in microseconds.
+Units: rates kb/s; knob rates Mb/s; alpha 2^-20 (the knobs rp_dce_tcp_g
+and rp_initial_alpha_value are 1/1024, as mlx5's: alpha keeps ten more
+bits, or truncation would take one unit off every decay and hold alpha
+far below its value under steady marking); rp_byte_reset in 64-byte units;
+times in microseconds.
 """
 
 import argparse
 import sys
 
-ONE = 1024            # alpha 1.0
+ONE = 1024            # 1.0 in the knobs' unit (1/1024)
+AONE = 1 << 20        # alpha 1.0
+KNOB_TO_ALPHA = 10    # alpha = knob << KNOB_TO_ALPHA
 BYTE_UNIT = 64        # rp_byte_reset unit
 RATE_MAX = 1600000    # Mb/s, upper bound of rate knobs
 U32 = 2**32 - 1
@@ -150,14 +155,19 @@ class RP:
 
 
 def decay(alpha, g):
-    """alpha * g / 1024, truncated."""
+    """alpha * g / 1024 (g: the knob), truncated."""
     return alpha * g // ONE
+
+
+def gain(g):
+    """1 - g, in alpha's unit."""
+    return (ONE - g) << KNOB_TO_ALPHA
 
 
 class Paper(RP):
     def __init__(self, knobs, line_kbps):
         super().__init__(knobs, line_kbps)
-        self.alpha = ONE            # the paper starts at alpha = 1
+        self.alpha = AONE           # the paper starts at alpha = 1
 
     def hai_step(self, i):
         return i * self.k["rp_hai_rate"] * 1000
@@ -166,9 +176,9 @@ class Paper(RP):
         g = self.k["rp_dce_tcp_g"]
         # RT = RC; RC = RC (1 - alpha/2); alpha = (1-g) alpha + g
         self.rt = min(self.rc, self.top)
-        cut = self.rt * self.alpha // (2 * ONE)
+        cut = self.rt * self.alpha // (2 * AONE)
         self.rc = max(self.rt - cut, self.floor)
-        self.alpha = decay(self.alpha, g) + (ONE - g)
+        self.alpha = decay(self.alpha, g) + gain(g)
         self.limited = True
         self.counters_reset()
         return "cnp"
@@ -186,7 +196,7 @@ class Paper(RP):
 class Nvidia(RP):
     def __init__(self, knobs, line_kbps):
         super().__init__(knobs, line_kbps)
-        self.alpha = knobs["rp_initial_alpha_value"]
+        self.alpha = knobs["rp_initial_alpha_value"] << KNOB_TO_ALPHA
         self.cnp_seen = False       # a CNP since the last alpha update
         self.timer_raised = False   # a timer increase since the last cut
         self.cut_at = 0
@@ -206,7 +216,7 @@ class Nvidia(RP):
         self.cnp_seen = True
         if not self.limited:
             # First CNP: alpha from the knob; RC and RT from the maximum.
-            self.alpha = k["rp_initial_alpha_value"]
+            self.alpha = k["rp_initial_alpha_value"] << KNOB_TO_ALPHA
             self.rc = self.rt = self.top
             first = k["rp_rate_to_set_on_first_cnp"] * 1000
             if first:
@@ -227,7 +237,7 @@ class Nvidia(RP):
                 self.rt = self.rc
         self.rt = min(self.rt, self.top)
         rc = min(self.rc, self.top)
-        by_alpha = (rc * self.alpha) >> k["rp_gd"]
+        by_alpha = (rc * self.alpha) >> (k["rp_gd"] + KNOB_TO_ALPHA)
         at_most = rc * (100 - k["rp_min_dec_fac"]) // 100
         self.rc = max(rc - min(by_alpha, at_most), self.floor)
         self.limited = True
@@ -243,7 +253,7 @@ class Nvidia(RP):
         why = None
         if self.cnp_seen:
             self.cnp_seen = False
-            self.alpha = decay(self.alpha, g) + ONE - g
+            self.alpha = decay(self.alpha, g) + gain(g)
             why = "alpha_up"
             periods -= 1
         for _ in range(periods):
@@ -377,7 +387,7 @@ def main():
         knobs = parse_knobs(a.knob, preset)
         print("# flavour=%s line=%d kb/s %s" % (a.flavour, a.line_mbps * 1000,
               " ".join("%s=%d" % kv for kv in sorted(knobs.items()))))
-        print("# t_us event arg reason rc_kbps rt_kbps alpha_1024")
+        print("# t_us event arg reason rc_kbps rt_kbps alpha (2^-20)")
         for row in timeline(a.flavour, knobs, a.line_mbps * 1000, a.steps,
                             a.pkt_bytes):
             print("%d %s %d %s %d %d %d" % row)

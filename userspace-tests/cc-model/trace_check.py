@@ -56,8 +56,9 @@ import dcqcn_model as model  # noqa: E402
 
 # VROCE_CC_UNLIMITED_KBPS: the maximum rate of a port without a line rate.
 UNLIMITED_KBPS = 400000000
-# Alpha falls by at least 1 per period while above 0: 1025 periods reach 0.
-MAX_ALPHA_PERIODS = 1100
+# Alpha (2^-20) falls by at least 1 per period while above 0: with g at
+# most 1023/1024 about 8200 periods reach 0.
+MAX_ALPHA_PERIODS = 9000
 # How far the CNP's trace timestamp may run behind the clock read the
 # kernel started the increase timer from (5 ms seen in a loaded TCG guest).
 SKEW_US = 10000

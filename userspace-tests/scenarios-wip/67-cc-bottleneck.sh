@@ -179,12 +179,36 @@ analyse() {
 
 ooo() { vt_counter vroceR out_of_sequence; }
 
+# where else packets can be lost: the softnet backlogs (column 2 of
+# /proc/net/softnet_stat), every veth's rx/tx drops, the senders' tx_err
+# (the IP stack refused a packet), the receiver's header/ICRC drops
+kdrops() {
+	local n=0 d ns dev f
+	while read -r _ d _; do n=$((n + 0x$d)); done </proc/net/softnet_stat
+	echo -n "softnet $n"
+	for ns in vts1 vts2 vtsw vtr; do
+		for dev in $(ip netns exec $ns ls /sys/class/net); do
+			[ "$dev" = lo ] && continue
+			for f in rx_dropped tx_dropped; do
+				d=$(ip netns exec $ns cat /sys/class/net/$dev/statistics/$f)
+				[ "$d" = 0 ] || echo -n " $ns/$dev/$f $d"
+			done
+		done
+	done
+	for d in vroceS1 vroceS2; do echo -n " $d/tx_errors $(vt_counter $d tx_errors)"; done
+	for f in rx_header_errors rx_icrc_encapsulated duplicate_request; do echo -n " vroceR/$f $(vt_counter vroceR $f)"; done
+	echo
+}
+
 res=
 if [ "$MODE" != off ]; then
 	for d in vroceS1 vroceS2 vroceR; do vt_cc_set $d enable 1; done
 	d0=$(drops); o0=$(ooo)
+	vt_log "on, before: $(kdrops)"
 	run on "$ON_S"
 	d1=$(drops); o1=$(ooo)
+	vt_log "on, after: $(kdrops)"
+	for d in vroceS1 vroceS2 vroceR; do rdma statistic show link $d/1 >>"$VROCE_JOB/$VT_NAME.on.counters"; done
 	read -r util jain r1 r2 rq dt < <(analyse on)
 	cnp=$(vt_counter vroceR np_cnp_sent); h1=$(vt_counter vroceS1 rp_cnp_handled); h2=$(vt_counter vroceS2 rp_cnp_handled)
 	mk=$(vt_counter vroceR np_ecn_marked_roce_packets)
@@ -195,8 +219,10 @@ fi
 if [ "$MODE" != on ]; then
 	for d in vroceS1 vroceS2 vroceR; do vt_cc_set $d enable 0; done
 	d2=$(drops); o2=$(ooo)
+	vt_log "off, before: $(kdrops)"
 	run off "$OFF_S"
 	d3=$(drops); o3=$(ooo)
+	vt_log "off, after: $(kdrops)"
 	read -r uoff joff q1 q2 qq qdt < <(analyse off)
 	vt_log "off: util $uoff jain $joff s1 $q1 s2 $q2 bottleneck $qq Mb/s over $qdt s; drops $((d3 - d2)) ooo $((o3 - o2))"
 	res="$res; off: util $uoff drops $((d3 - d2)) ooo $((o3 - o2))"

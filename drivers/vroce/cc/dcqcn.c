@@ -274,6 +274,13 @@ static u32 min_rate(const struct vroce_dcqcn_cfg *cfg)
 	return min(mbps_to_kbps(cfg->p.rp_min_rate), vroce_dcqcn_max_rate(cfg));
 }
 
+/* rp_initial_alpha_value in the state's unit, at most 1.0 */
+static u32 initial_alpha(const struct vroce_dcqcn_cfg *cfg)
+{
+	return min(cfg->p.rp_initial_alpha_value, VROCE_DCQCN_ALPHA_ONE) <<
+	       VROCE_DCQCN_KNOB_TO_A;
+}
+
 /**
  * vroce_dcqcn_init() - a flow that has seen no CNP
  * @cfg: the configuration
@@ -292,7 +299,7 @@ void vroce_dcqcn_init(const struct vroce_dcqcn_cfg *cfg,
 		.rc = max,
 		.rt = max,
 		.alpha = cfg->flavour == VROCE_DCQCN_PAPER ?
-			 VROCE_DCQCN_ALPHA_ONE : cfg->p.rp_initial_alpha_value,
+			 VROCE_DCQCN_A_ONE : initial_alpha(cfg),
 	};
 }
 
@@ -307,12 +314,16 @@ static void restart_increase(struct vroce_dcqcn_state *s, u64 now_us)
 	s->timer_inc = false;
 }
 
-/* alpha <- g * alpha (+ 1 - g with a CNP), 1/1024 fixed point. */
+/*
+ * alpha <- g * alpha (+ 1 - g with a CNP); alpha 2^-20 (at most 1.0), g
+ * the knob (1/1024, below 1.0).
+ */
 static u32 alpha_step(u32 alpha, u32 g, bool cnp)
 {
 	u32 a = (u32)(((u64)g * alpha) >> VROCE_DCQCN_ALPHA_SHIFT);
 
-	return cnp ? a + VROCE_DCQCN_ALPHA_ONE - g : a;
+	return cnp ? a + ((VROCE_DCQCN_ALPHA_ONE - g) << VROCE_DCQCN_KNOB_TO_A) :
+		     a;
 }
 
 static u32 dcqcn_g(const struct vroce_dcqcn_cfg *cfg)
@@ -327,12 +338,14 @@ static u32 cut_rate(const struct vroce_dcqcn_cfg *cfg, u32 rc, u32 alpha)
 
 	if (cfg->flavour == VROCE_DCQCN_PAPER) {
 		/* RC * (1 - alpha / 2) */
-		cut = ((u64)rc * alpha) >> (VROCE_DCQCN_ALPHA_SHIFT + 1);
+		cut = ((u64)rc * alpha) >> (VROCE_DCQCN_A_SHIFT + 1);
 	} else {
 		u32 keep = min(cfg->p.rp_min_dec_fac, 100U);
 		u64 most = div_u64((u64)rc * (100 - keep), 100);
 
-		cut = ((u64)rc * alpha) >> min(cfg->p.rp_gd, 63U);
+		/* rp_gd counts for an alpha of 1/1024 */
+		cut = ((u64)rc * alpha) >>
+		      min(cfg->p.rp_gd + VROCE_DCQCN_KNOB_TO_A, 63U);
 		cut = min(cut, most);
 	}
 	cut = min_t(u64, cut, rc);
@@ -373,7 +386,7 @@ enum vroce_dcqcn_reason vroce_dcqcn_on_cnp(const struct vroce_dcqcn_cfg *cfg,
 	if (cfg->flavour == VROCE_DCQCN_PAPER) {
 		s->rt = min(s->rc, max);
 		s->rc = cut_rate(cfg, s->rt, s->alpha);
-		s->alpha = alpha_step(min(s->alpha, VROCE_DCQCN_ALPHA_ONE),
+		s->alpha = alpha_step(min(s->alpha, VROCE_DCQCN_A_ONE),
 				      dcqcn_g(cfg), true);
 		restart_increase(s, now_us);
 		return VROCE_DCQCN_CNP_CUT;
@@ -383,8 +396,7 @@ enum vroce_dcqcn_reason vroce_dcqcn_on_cnp(const struct vroce_dcqcn_cfg *cfg,
 	if (!s->limited) {
 		s->rc = max;
 		s->rt = max;
-		s->alpha = min(p->rp_initial_alpha_value,
-			       VROCE_DCQCN_ALPHA_ONE);
+		s->alpha = initial_alpha(cfg);
 		if (p->rp_rate_to_set_on_first_cnp) {
 			u32 r = mbps_to_kbps(p->rp_rate_to_set_on_first_cnp);
 
@@ -518,8 +530,9 @@ enum vroce_dcqcn_reason vroce_dcqcn_on_bytes(const struct vroce_dcqcn_cfg *cfg,
  * came since the last update, else decays it, alpha = g * alpha; the
  * others decay it.  Nothing happens while the flow is not limited (its
  * first CNP sets alpha).  Paper: every period decays alpha, limited or
- * not; the caller restarts this timer at each CNP.  At most 1024
- * iterations: each decay lowers a non-zero alpha by at least 1.
+ * not; the caller restarts this timer at each CNP.  At most about
+ * 8200 iterations (g = 1023/1024: ~7100 to fall from 1.0 to 2^-10, then
+ * 1024 that each lower alpha by 1).
  *
  * Return: VROCE_DCQCN_ALPHA_UP, VROCE_DCQCN_ALPHA_DOWN, or
  * VROCE_DCQCN_NONE if alpha did not change.
@@ -539,9 +552,8 @@ enum vroce_dcqcn_reason vroce_dcqcn_on_alpha_timer(const struct vroce_dcqcn_cfg 
 			return VROCE_DCQCN_NONE;
 		if (s->cnp_in_period) {
 			s->cnp_in_period = false;
-			s->alpha = alpha_step(min(s->alpha,
-						  VROCE_DCQCN_ALPHA_ONE), g,
-					      true);
+			s->alpha = alpha_step(min(s->alpha, VROCE_DCQCN_A_ONE),
+					      g, true);
 			why = VROCE_DCQCN_ALPHA_UP;
 			periods--;
 		}

@@ -10,8 +10,13 @@
  * Units and scales (Documentation/congestion-control.md):
  *  - rates in the state: kb/s (1000 bit/s), u32 (up to 4.29 Tb/s);
  *  - rate knobs (rp_*_rate): Mb/s, as mlx5 and the firmware take them;
- *  - alpha: fixed point, 1/1024 (VROCE_DCQCN_ALPHA_ONE is 1.0);
- *  - rp_dce_tcp_g: the weight of the old alpha, 1/1024;
+ *  - alpha in the state: fixed point, 2^-20 (VROCE_DCQCN_A_ONE is 1.0):
+ *    ten bits below the knobs' unit, because each decay truncates; at
+ *    1/1024 that took one unit off every period, and with the paper's
+ *    g = 1/256 held alpha near 0 under steady marking (0.004 instead of
+ *    0.17 at 1 % marks), whatever the marks said;
+ *  - rp_dce_tcp_g (the weight of the old alpha) and rp_initial_alpha_value:
+ *    1/1024 (VROCE_DCQCN_ALPHA_ONE), as mlx5's knobs;
  *  - rp_byte_reset: units of VROCE_DCQCN_BYTE_UNIT (64) bytes;
  *  - times: microseconds.
  */
@@ -23,6 +28,10 @@
 
 #define VROCE_DCQCN_ALPHA_SHIFT	10
 #define VROCE_DCQCN_ALPHA_ONE	1024U	/* 1 << VROCE_DCQCN_ALPHA_SHIFT */
+/* alpha in the state: a knob value << VROCE_DCQCN_KNOB_TO_A */
+#define VROCE_DCQCN_A_SHIFT	20
+#define VROCE_DCQCN_A_ONE	BIT(VROCE_DCQCN_A_SHIFT)
+#define VROCE_DCQCN_KNOB_TO_A	(VROCE_DCQCN_A_SHIFT - VROCE_DCQCN_ALPHA_SHIFT)
 /* rp_byte_reset counts in these. */
 #define VROCE_DCQCN_BYTE_UNIT	64U
 /* Upper bound of every rate knob, Mb/s (1.6 Tb/s). */
@@ -113,7 +122,7 @@ struct vroce_dcqcn_cfg {
  * struct vroce_dcqcn_state - one flow's reaction point
  * @rc: kb/s, current rate (what the flow may send at while @limited)
  * @rt: kb/s, target rate
- * @alpha: 1/1024, congestion estimate
+ * @alpha: 2^-20 (VROCE_DCQCN_A_ONE), congestion estimate
  * @bytes: bytes counted toward the next byte counter event
  * @last_cut_us: caller's time of the last cut (nvidia monitor period)
  * @t_stage: rate increase timer events since the last cut

@@ -135,7 +135,8 @@ int vroce_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	active = cc->rp_active;
 	rate = cc->dcqcn.rc;
 	target = cc->dcqcn.rt;
-	alpha = cc->dcqcn.alpha;
+	/* in the knobs' 1/1024, as mlx5 users read alpha */
+	alpha = cc->dcqcn.alpha >> VROCE_DCQCN_KNOB_TO_A;
 	limited = cc->dcqcn.limited;
 	spin_unlock_bh(&cc->lock);
 	/* rdma(8) reads driver attributes from their own nested table */

@@ -3,7 +3,7 @@
  * Tracepoints of congestion control (vroce:*): every change of a QP's
  * DCQCN state and every CNP sent and received, so that trace-cmd or perf
  * record a rate trajectory with no special tool.  Rates in kb/s, alpha
- * in 1/1024.
+ * in 2^-20 (the state's unit, VROCE_DCQCN_A_ONE).
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM vroce

@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 300
+#
+# Congestion control, acceptance 3 of issue 10: with a fixed marking
+# probability p in {1 %, 5 %, 20 %} on the receiver (vroceB's
+# ce_mark_permille 10, 50, 200), a backlogged RC sender's steady DCQCN rate
+# is within 15 % of the fluid model's fixed point (cc-model/fluid.py,
+# paper flavour, same knobs).
+#
+# Two namespaces on a veth pair, vroceA (sender, reaction point) and
+# vroceB (notification point), cc/enable=1, flavour paper on both.  The
+# knobs are the paper's stretched from microseconds to milliseconds (an
+# emulated guest's timers are ms-grained) with rates to match, so every
+# fixed point sits far below what vroce moves here and the rate limiter,
+# not the CPU, sets the rate:
+#   vroceA: line_rate 400 Mb/s, rp_time_reset 4000 us, rp_dce_tcp_rtt
+#           4000 us (the alpha period), rp_threshold 5, rp_dce_tcp_g 1020
+#           (g = 1/256), rp_ai_rate 1 Mb/s, rp_byte_reset 0 (the model has
+#           no byte counter and so no hyper increase);
+#   vroceB: np_min_time_between_cnps 4000 us (the model's tau).
+# Per p, a fresh QP pair (cc_qp, path MTU 1024) streams 64 KiB RDMA WRITEs,
+# 4 in flight: WARM_SECS to settle (alpha starts at 1), then MEASURE_SECS
+# between the trace markers fluid_start and fluid_end.  fluid_check.py
+# takes the time-weighted mean of the QP's vroce_cc_rate steps in that
+# window and compares it with the model for 1082.25-byte frames (the
+# pacer counts Ethernet header to ICRC: 58 bytes per 1024-byte packet plus
+# the RETH of each message's first); it also fails when the QP sent less
+# than 85 % of that rate (then the sender, not DCQCN, set the pace).  The
+# knob dumps and traces stay in the job directory ($VT_NAME.p<permille>.*).
+set -euo pipefail
+. "$VROCE_SRC/userspace-tests/lib/common.sh"
+. "$VROCE_SRC/userspace-tests/lib/vroce.sh"
+. "$VROCE_SRC/userspace-tests/lib/cc.sh"
+
+CHECK=$VROCE_SRC/userspace-tests/cc-model/fluid_check.py
+WARM_SECS=6
+MEASURE_SECS=8
+TAU_US=4000
+SIZE=65536
+# 64 packets of 1024 bytes: 64 x 58 header bytes + one RETH (16)
+FRAME_BYTES=$((SIZE + 64 * 58 + 16))
+
+vt_cc_pair
+for d in vroceA vroceB; do
+	vt_cc_set "$d" flavour paper
+done
+for kv in line_rate=400 rp_time_reset=4000 rp_dce_tcp_rtt=4000 \
+	rp_threshold=5 rp_dce_tcp_g=1020 rp_ai_rate=1 rp_byte_reset=0 \
+	rp_min_rate=1; do
+	vt_cc_set vroceA "${kv%=*}" "${kv#*=}"
+done
+vt_cc_set vroceB np_min_time_between_cnps "$TAU_US"
+vt_cc_set vroceB cnp_delay_us 0
+
+port=19960
+results=
+for pm in 10 50 200; do
+	tag=p$pm
+	port=$((port + 1))
+	vt_ccqp_start "$tag" "$port" -m 1024 -S 60
+	qpn=${CCQP_LQPN[$tag]}
+	knobs=$VROCE_JOB/$VT_NAME.$tag.knobs
+	trace=$VROCE_JOB/$VT_NAME.$tag.trace
+	vt_cc_dump vroceA "$knobs"
+	mark0=$(vt_counter vroceB np_ecn_marked_roce_packets)
+	sent0=$(vt_counter vroceB np_cnp_sent)
+	hand0=$(vt_counter vroceA rp_cnp_handled)
+
+	vt_fault vroceB ce_mark_permille "$pm"
+	vt_trace_start vroce_cc_rate
+	vt_ccqp_cmd "$tag" $((WARM_SECS + 60)) s 0 "$WARM_SECS" "$SIZE" 4 >/dev/null
+	echo fluid_start >"$VT_TRACE/trace_marker"
+	ans=$(vt_ccqp_cmd "$tag" $((MEASURE_SECS + 60)) s 0 "$MEASURE_SECS" "$SIZE" 4)
+	echo fluid_end >"$VT_TRACE/trace_marker"
+	vt_trace_stop "$trace"
+	vt_fault vroceB ce_mark_permille 0
+	vt_log "$tag: $ans"
+	# "ok s I WRITES BYTES SECS"
+	read -r _ _ _ _ bytes secs <<<"$ans"
+
+	marked=$(($(vt_counter vroceB np_ecn_marked_roce_packets) - mark0))
+	sent=$(($(vt_counter vroceB np_cnp_sent) - sent0))
+	handled=$(($(vt_counter vroceA rp_cnp_handled) - hand0))
+	[ "$marked" -gt 0 ] || vt_fail "$tag: vroceB counted no CE-marked packet"
+	[ "$sent" -gt 0 ] || vt_fail "$tag: vroceB sent no CNP"
+	[ "$handled" -gt 0 ] || vt_fail "$tag: vroceA handled no CNP"
+
+	rc=0
+	out=$(python3 "$CHECK" "$knobs" "$trace" --qpn "$qpn" \
+		--p "$(awk -v m="$pm" 'BEGIN { print m / 1000 }')" \
+		--tau-us "$TAU_US" \
+		--pkt-bytes "$(awk -v f="$FRAME_BYTES" 'BEGIN { print f / 64 }')" \
+		--sent-bytes "$bytes" --sent-secs "$secs" \
+		--frame-per-byte "$(awk -v f="$FRAME_BYTES" -v s="$SIZE" 'BEGIN { print f / s }')" \
+		2>&1) || rc=$?
+	echo "$out" >&2
+	[ "$rc" = 0 ] || vt_fail "$tag: $(echo "$out" | tail -1)"
+	results="$results $(echo "$out" | tail -1 | sed 's/^fluid_check: PASS //') [marks $marked, CNPs $sent/$handled];"
+	vt_ccqp_stop "$tag"
+done
+vt_pass "steady rate = fluid model within 15 %:$results"
