@@ -207,9 +207,13 @@ run_scenario() {
 	tmo=$(header "$path" timeout 300)
 	# the debug kernel (KASAN, lockdep, kmemleak) runs everything, above
 	# all fork and exec, several times slower: same work, longer limit
+	VROCE_TIME_SCALE=1
 	case $(uname -r) in
-	*-vroce-debug) tmo=$((tmo * ${VT_DEBUG_TIMEOUT_SCALE:-1})) ;;
+	*-vroce-debug) VROCE_TIME_SCALE=${VT_DEBUG_TIMEOUT_SCALE:-1} ;;
 	esac
+	tmo=$((tmo * VROCE_TIME_SCALE))
+	# scenarios that size a traffic phase by time scale it by this too
+	export VROCE_TIME_SCALE
 	log=/job/$name$SFX.log
 	export VROCE_SCENARIO=$name VROCE_PCAP=
 	[ -n "${VROCE_PCAP_DIR:-}" ] && VROCE_PCAP=$VROCE_PCAP_DIR/$name.pcap

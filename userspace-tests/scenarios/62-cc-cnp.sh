@@ -24,9 +24,15 @@
 # the rule itself, replayed on the times of the marks (tracepoint
 # vroce_ce_recv, the clock the NP compared): vroceB's CNPs are exactly the
 # rule's, and never more than 1e6/N per second; the ratio is logged.
-# rp_time_reset is the maximum and rp_byte_reset 0, so no
-# increase comes between CNPs and the rate sits at the floor, and
-# rp_dce_tcp_rtt the maximum, so alpha stays near 1 and each CNP halves.
+# rp_time_reset is the maximum and rp_byte_reset 0, so increases come
+# only when no CNP came for 131 ms; the guest does stall that long now and
+# then (a CI run saw a 170 ms gap, then timer_ai took the rate from the
+# floor to (line rate + floor) / 2, since the nvidia flavour keeps the
+# target at the line rate).  So rp_clamp_tgt_rate makes each cut set the
+# target to the rate before it, and rp_threshold 31 keeps 31 timer stages
+# (4 s) in fast recovery, which at the floor recovers to the floor: the
+# rate sits there through any stall shorter than 4 s.  rp_dce_tcp_rtt is
+# the maximum, so alpha stays near 1 and each CNP halves.
 # Each round, in a 3 s window once vroceA's QP runs at rp_min_rate:
 #   - CNPs/s <= 1e6 / N (np_cnp_sent of vroceB);
 #   - the QP's cc_rate_kbps (rdma -dd resource show qp) is rp_min_rate;
@@ -50,13 +56,15 @@ set -euo pipefail
 MIN_MBPS=100
 WIN=3
 # long enough for the window: every rdma call takes up to a second in TCG
-STREAM_S=25
+STREAM_S=$((25 * ${VROCE_TIME_SCALE:-1}))
 command -v dumpcap >/dev/null || vt_fail "no dumpcap (tshark; ci/setup.sh installs it)"
 
 vt_cc_pair
 vt_cc_set vroceA rp_min_rate "$MIN_MBPS"
 vt_cc_set vroceA rp_time_reset 131071
 vt_cc_set vroceA rp_byte_reset 0
+vt_cc_set vroceA rp_clamp_tgt_rate 1
+vt_cc_set vroceA rp_threshold 31
 # alpha: with the default 1 us period it decays to 0 between two CNPs
 # N >= 1 ms apart, and then a CNP cuts nothing; with the longest period
 # it stays near 1, so every CNP halves the rate (rp_min_dec_fac 50)

@@ -112,6 +112,16 @@ trc=0
 wait "$tpid" || trc=$?
 echo 0 >"$FAULT"
 
+# on a failure, what the devices saw: counters, QP states and rates
+diag() {
+	local d
+	vt_log "kernel drops since the start: $(($(kdrops) - drops0))"
+	for d in vroceA vroceB; do
+		vt_log "$d: $(rdma statistic show link $d/1 | tr -s ' \n' ' ')"
+		vt_log "$d QPs: $(rdma -dd resource show qp link $d/1 2>&1 | tr -s ' \n' ' ')"
+	done
+}
+[ "$crc" -eq 0 ] && [ "$src" -eq 0 ] || diag
 [ "$trc" -eq 0 ] || vt_fail "a valid setting was refused: $(cat "$VROCE_JOB/$VT_NAME.toggle.err")"
 [ "$crc" -eq 0 ] || { cat "$cli" >&2; vt_fail "rc_integrity client exit $crc"; }
 [ "$src" -eq 0 ] || { cat "$srv" >&2; vt_fail "rc_integrity server exit $src"; }
