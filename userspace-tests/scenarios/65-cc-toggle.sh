@@ -121,7 +121,7 @@ diag() {
 		vt_log "$d QPs: $(rdma -dd resource show qp link $d/1 2>&1 | tr -s ' \n' ' ')"
 	done
 }
-[ "$crc" -eq 0 ] && [ "$src" -eq 0 ] || diag
+if [ "$crc" -ne 0 ] || [ "$src" -ne 0 ]; then diag; fi
 [ "$trc" -eq 0 ] || vt_fail "a valid setting was refused: $(cat "$VROCE_JOB/$VT_NAME.toggle.err")"
 [ "$crc" -eq 0 ] || { cat "$cli" >&2; vt_fail "rc_integrity client exit $crc"; }
 [ "$src" -eq 0 ] || { cat "$srv" >&2; vt_fail "rc_integrity server exit $src"; }
