@@ -10,8 +10,10 @@
 #   vts2 (vroceS2 on veth vts2, 192.168.77.2) --+
 #
 # swr (the bridge's port toward the receiver) has the bottleneck as its
-# egress qdisc: tbf at BN_MBIT (root) with a "red ... ecn" child bounded
-# by RED_LIMIT bytes.  Each sender runs RC ib_write_bw to its own server
+# egress qdisc: tbf at BN_MBIT (root), RoCE in its own class under it
+# ("red ... ecn", bounded by RED_LIMIT bytes), other traffic in a FIFO
+# class; every veth end spreads its receive backlog by RPS (why: at the
+# topology).  Each sender runs RC ib_write_bw to its own server
 # on vroceR (two ports).  Per-sender bytes are sampled every second at
 # the bridge's ingress ports sw1 / sw2 (rx_bytes), the bottleneck's sent
 # bytes and drops from "tc -s qdisc" on swr.
@@ -41,8 +43,9 @@ MODE=${VT_MODE:-both}
 
 command -v ib_write_bw >/dev/null || vt_skip "no ib_write_bw (perftest)"
 command -v tc >/dev/null || vt_fail "no tc"
-modprobe sch_tbf && modprobe sch_red && modprobe bridge ||
-	vt_fail "no sch_tbf / sch_red / bridge modules"
+for m in sch_tbf sch_prio sch_red cls_u32 bridge; do
+	modprobe "$m" || vt_fail "no $m module"
+done
 vt_load_vroce
 
 topo() {
@@ -63,13 +66,52 @@ topo() {
 	ip -n vtsw link set swr master br0 && ip -n vtsw link set swr up
 }
 topo || vt_fail "topology"
-# the bottleneck: tbf shapes, red (ECN marking, harddrop off) holds the
-# queue, bounded by its limit
+
+# An Ethernet fabric keeps a flow's packets in order; veths do not when
+# one flow is sent from two CPUs: each CPU's transmit queues the packet
+# on its own backlog (netif_rx), and the backlogs drain independently.  A
+# vroce QP sends from whichever CPU runs it (doorbell, ACK, pace timer),
+# and the bottleneck's qdisc dequeues on either CPU.  RPS over both CPUs
+# on every veth end queues each flow (one UDP source port per QP) on one
+# backlog in the order it was sent, as a switch port would.
+for ns_dev in vts1:vts1 vts2:vts2 vtsw:sw1 vtsw:sw2 vtsw:swr vtr:vtr; do
+	ip netns exec "${ns_dev%:*}" sh -c "echo 3 >/sys/class/net/${ns_dev#*:}/queues/rx-0/rps_cpus" ||
+		vt_fail "rps on ${ns_dev#*:}"
+done
+# Only ECN-capable traffic crosses the bottleneck, so RED has nothing to
+# drop when the queue is short: perftest's TCP exchange negotiates ECN,
+# neighbours are static (no ARP), IPv6 is off (no ND, no MLD).
+for ns in vts1 vts2 vtr vtsw; do
+	ip netns exec $ns sysctl -qw net.ipv4.tcp_ecn=1 net.ipv6.conf.all.disable_ipv6=1 \
+		net.ipv6.conf.default.disable_ipv6=1 || vt_fail "sysctl in $ns"
+done
+hosts=(vts1 vts2 vtr)
+for a in 0 1 2; do
+	for b in 0 1 2; do
+		[ $a = $b ] && continue
+		hb=${hosts[b]}
+		mac=$(ip netns exec "$hb" cat "/sys/class/net/$hb/address")
+		ip -n "${hosts[a]}" neigh replace 192.168.77.$((b + 1)) lladdr "$mac" \
+			dev "${hosts[a]}" nud permanent || vt_fail "static neighbour of $hb in ${hosts[a]}"
+	done
+done
+# The bottleneck: tbf shapes everything to BN_MBIT; under it, as in a
+# RoCE deployment, RoCE (UDP 4791) has a traffic class of its own: RED
+# with ECN (harddrop off) holds its queue, bounded by RED_LIMIT bytes.
+# The rest (perftest's TCP exchange, whose SYNs and pure ACKs are
+# Not-ECT, which RED would drop early) goes to a plain FIFO class ahead
+# of it: a few hundred bytes a second.
 tc -n vtsw qdisc add dev swr root handle 1: tbf rate "${BN_MBIT}mbit" \
 	burst 64kb latency 1s || vt_fail "tbf"
-tc -n vtsw qdisc add dev swr parent 1:1 handle 10: red limit "$RED_LIMIT" \
+tc -n vtsw qdisc add dev swr parent 1:1 handle 10: prio bands 2 \
+	priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 || vt_fail "prio"
+tc -n vtsw qdisc add dev swr parent 10:1 handle 20: pfifo limit 1000 || vt_fail "pfifo"
+tc -n vtsw qdisc add dev swr parent 10:2 handle 30: red limit "$RED_LIMIT" \
 	min "$RED_MIN" max "$RED_MAX" avpkt 1100 burst $(((2 * RED_MIN + RED_MAX) / 3 / 1100 + 1)) \
 	probability "$RED_P" bandwidth "${BN_MBIT}mbit" ecn || vt_fail "red"
+tc -n vtsw filter add dev swr parent 10: protocol ip prio 1 u32 \
+	match ip protocol 17 0xff match ip dport 4791 0xffff flowid 10:2 ||
+	vt_fail "RoCE filter"
 vt_log "bottleneck: $(tc -n vtsw qdisc show dev swr | tr '\n' ' ')"
 
 vt_link_add vroceS1 vts1 vts1
