@@ -83,6 +83,23 @@ vt_netns_pair() {
 
 }
 
+# vt_veth_in_order NS:DEV...: RPS over every CPU on each veth end DEV (in
+# namespace NS), so that the veth keeps each flow in order, as an
+# Ethernet fabric does.  Without it a veth queues what a CPU sends on that
+# CPU's backlog (netif_rx) and the backlogs drain independently: a flow
+# sent from two CPUs (a vroce QP runs on whichever CPU its doorbell, ACK
+# or pace timer came on) is reordered, and RC answers with sequence NAKs
+# and go-back-N.  With RPS a flow (one UDP source port per QP) goes to one
+# backlog, in the order it was sent.
+vt_veth_in_order() {
+	local nd mask
+	mask=$(printf '%x' $(((1 << $(nproc)) - 1)))
+	for nd in "$@"; do
+		ip netns exec "${nd%%:*}" sh -c "echo $mask >/sys/class/net/${nd#*:}/queues/rx-0/rps_cpus" ||
+			vt_fail "RPS on ${nd#*:} in ${nd%%:*}"
+	done
+}
+
 # vt_barrier NAME [TIMEOUT]: in a pair scenario, wait until the other VM
 # reaches the barrier of the same NAME (default timeout 120 s; returns 1 on
 # timeout).  Works through files $VROCE_JOB/barrier.<scenario>.NAME.<role>

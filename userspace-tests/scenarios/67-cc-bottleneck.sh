@@ -67,20 +67,13 @@ topo() {
 }
 topo || vt_fail "topology"
 
-# An Ethernet fabric keeps a flow's packets in order; veths do not when
-# one flow is sent from two CPUs: each CPU's transmit queues the packet
-# on its own backlog (netif_rx), and the backlogs drain independently.  A
-# vroce QP sends from whichever CPU runs it (doorbell, ACK, pace timer),
-# and the bottleneck's qdisc dequeues on either CPU.  RPS over both CPUs
-# on every veth end queues each flow (one UDP source port per QP) on one
-# backlog in the order it was sent, as a switch port would.
-for ns_dev in vts1:vts1 vts2:vts2 vtsw:sw1 vtsw:sw2 vtsw:swr vtr:vtr; do
-	ip netns exec "${ns_dev%:*}" sh -c "echo 3 >/sys/class/net/${ns_dev#*:}/queues/rx-0/rps_cpus" ||
-		vt_fail "rps on ${ns_dev#*:}"
-done
-# Only ECN-capable traffic crosses the bottleneck, so RED has nothing to
-# drop when the queue is short: perftest's TCP exchange negotiates ECN,
-# neighbours are static (no ARP), IPv6 is off (no ND, no MLD).
+# An Ethernet fabric keeps a flow in order; a veth does not when the flow
+# is sent from two CPUs (vt_veth_in_order says why), and a vroce QP sends
+# from whichever CPU runs it, the bottleneck's qdisc dequeues on either.
+vt_veth_in_order vts1:vts1 vts2:vts2 vtsw:sw1 vtsw:sw2 vtsw:swr vtr:vtr
+# Little but RoCE crosses the bottleneck at all: perftest's TCP exchange
+# negotiates ECN, neighbours are static (no ARP), IPv6 is off (no ND, no
+# MLD); what remains goes to the FIFO class below.
 for ns in vts1 vts2 vtr vtsw; do
 	ip netns exec $ns sysctl -qw net.ipv4.tcp_ecn=1 net.ipv6.conf.all.disable_ipv6=1 \
 		net.ipv6.conf.default.disable_ipv6=1 || vt_fail "sysctl in $ns"
