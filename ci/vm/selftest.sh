@@ -63,13 +63,15 @@ for line in \
 	"refcount_t: underflow; use-after-free." \
 	"list_add corruption. next->prev should be prev" \
 	"list_del corruption, ffff888 ->next is LIST_POISON1" \
-	"hung_task: blocked tasks"; do
+	"hung_task: blocked tasks" \
+	"infiniband vroce0: destroy of QP 17 still waits for 1 references after 10000 ms"; do
 	check "pattern: $line" "[ 1.0] $line" "$(klog_bad <<<"[ 1.0] $line" || true)"
 done
 for line in \
 	"vroce-harness: begin 3 03-BUG:-in-name" \
 	"infiniband vroce0: set active" \
 	"rdma_rxe: loaded" \
+	"(NULL ib_device): destroy of MR 3 still waits for 1 references after 50 ms" \
 	"traps: ib_atomic_lat[439] general protection fault ip:7f08 sp:7ffd error:0 in librdmacm.so.1[a472,7f08+15000]"; do
 	check "harmless: $line" "" "$(klog_bad <<<"[ 1.0] $line" || true)"
 done

@@ -114,7 +114,8 @@ static int vroce_destroy_ah(struct ib_ah *ibah, u32 flags)
 	if (ah->ah_num) {
 		xa_erase_irq(&vdev->ahs, ah->ah_num);
 		vroce_ah_put(ah);
-		wait_for_completion(&ah->released);
+		vroce_wait_released(ibah->device, &ah->released, &ah->ref,
+				    "AH", ah->ah_num, VROCE_RELEASE_WARN_MS);
 		/* ib_core frees the AH without a grace period. */
 		synchronize_rcu();
 	}

@@ -236,7 +236,8 @@ static void vroce_mr_destroy(struct vroce_mr *mr)
 {
 	xa_erase_irq(&vroce_mr_dev(mr)->mem_keys, mr->index);
 	vroce_mr_put(mr);
-	wait_for_completion(&mr->released);
+	vroce_wait_released(&vroce_mr_dev(mr)->ibdev, &mr->released, &mr->ref,
+			    "MR", mr->index, VROCE_RELEASE_WARN_MS);
 	vroce_mr_free(mr, true);
 }
 
@@ -951,7 +952,8 @@ static int vroce_dealloc_mw(struct ib_mw *ibmw)
 
 	xa_erase_irq(&vdev->mem_keys, mw->index);
 	vroce_mw_put(mw);
-	wait_for_completion(&mw->released);
+	vroce_wait_released(ibmw->device, &mw->released, &mw->ref, "MW",
+			    mw->index, VROCE_RELEASE_WARN_MS);
 	/*
 	 * ib_core frees the window when we return, without a grace period:
 	 * let lookups that loaded the entry before the erase leave RCU.

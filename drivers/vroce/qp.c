@@ -260,7 +260,8 @@ static int vroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	vroce_mcast_qp_destroy(qp);
 	xa_erase_irq(&vdev->qps, ibqp->qp_num);
 	vroce_qp_put(qp);
-	wait_for_completion(&qp->released);
+	vroce_wait_released(ibqp->device, &qp->released, &qp->qpn->ref, "QP",
+			    ibqp->qp_num, VROCE_RELEASE_WARN_MS);
 	/* a lookup that found the entry before the erase may still read it */
 	kfree_rcu(qp->qpn, rcu);
 	qp->qpn = NULL;

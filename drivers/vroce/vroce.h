@@ -30,6 +30,7 @@
 #include "mr.h"
 #include "qp.h"
 #include "queue.h"
+#include "release.h"
 #include "srq.h"
 
 /*

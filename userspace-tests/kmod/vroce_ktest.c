@@ -16,11 +16,13 @@
  *     context,
  * posts receives (DMA-mapped buffers under local_dma_lkey), moves the QP to
  * ERR and checks the flush completions (also for work posted in ERR),
- * then destroys everything.  One line reports the result:
+ * then moves data through an RC QP connected to itself (SEND, RDMA WRITE
+ * and READ through the global rkey and through a fast-registered MR, every
+ * byte compared), then destroys everything.  One line reports the result:
  *   "vroce_ktest: PASS <dev>: N checks"  or
  *   "vroce_ktest: FAIL <dev>: N of M checks failed; first: ..."
  * preceded by a "vroce_ktest: check failed: ..." line per failure.
- * Nothing is transmitted on the wire.
+ * The data test's packets go over the device's loopback, not the wire.
  */
 #include <linux/delay.h>
 #include <linux/etherdevice.h>
@@ -58,6 +60,7 @@ struct kt_wr {
 	enum ib_wc_status status;
 	enum ib_wc_opcode opcode;
 	u32 qp_num;
+	u32 byte_len;
 };
 
 static __printf(3, 4) bool kt_check(struct kt *kt, bool ok, const char *fmt,
@@ -87,6 +90,7 @@ static void kt_done(struct ib_cq *cq, struct ib_wc *wc)
 	w->status = wc->status;
 	w->opcode = wc->opcode;
 	w->qp_num = wc->qp->qp_num;
+	w->byte_len = wc->byte_len;
 	complete(&w->done);
 }
 
@@ -340,6 +344,246 @@ static void kt_test_poll_ctx(struct kt *kt, struct ib_pd *pd, u64 addr,
 	ib_free_cq(cq);
 }
 
+/* ------------------------------------------------ data through a kernel QP */
+
+/*
+ * The layout of the data test's buffer: what is sent, written and read
+ * lands in regions of its own, and the gaps between them must stay zero.
+ */
+#define KT_DATA_ORDER	3			/* 8 pages */
+#define KT_DATA_BYTES	(PAGE_SIZE << KT_DATA_ORDER)
+#define KT_SRC		0			/* the pattern */
+#define KT_SEND_LEN	3000			/* 3 packets at MTU 1024 */
+#define KT_RDMA_LEN	5000			/* 5 packets */
+#define KT_RECV_AT	(KT_DATA_BYTES / 4)
+#define KT_WRITE_AT	(KT_DATA_BYTES / 2)
+#define KT_READ_AT	(3 * KT_DATA_BYTES / 4)
+
+/* Byte @i of the pattern: no period shorter than the buffer. */
+static u8 kt_pattern(u32 i)
+{
+	return (u8)((i * 2654435761U) >> 13) ^ (u8)(i >> 8);
+}
+
+/* The first byte of @len at @got that is not the pattern, or -1. */
+static long kt_first_diff(const u8 *got, u32 len)
+{
+	u32 i;
+
+	for (i = 0; i < len; i++)
+		if (got[i] != kt_pattern(i))
+			return i;
+	return -1;
+}
+
+/* The first non-zero byte of [@from, @to) in @b, or -1. */
+static long kt_first_nonzero(const u8 *b, u32 from, u32 to)
+{
+	for (; from < to; from++)
+		if (b[from])
+			return from;
+	return -1;
+}
+
+static int kt_post_rdma(struct ib_qp *qp, struct kt_wr *w,
+			enum ib_wr_opcode op, u64 laddr, u32 lkey, u32 len,
+			u64 raddr, u32 rkey)
+{
+	struct ib_sge sge = { .addr = laddr, .length = len, .lkey = lkey };
+	struct ib_rdma_wr wr = {
+		.wr = { .wr_cqe = &w->cqe, .sg_list = &sge, .num_sge = 1,
+			.opcode = op, .send_flags = IB_SEND_SIGNALED },
+		.remote_addr = raddr,
+		.rkey = rkey,
+	};
+
+	kt_wr_init(w);
+	return ib_post_send(qp, &wr.wr, NULL);
+}
+
+/*
+ * An RC QP connected to itself moves data as a ULP's would: a SEND of two
+ * gather entries into a posted receive, an RDMA WRITE and an RDMA READ,
+ * first through the PD's global rkey (DMA addresses), then through a
+ * fast-registered MR (its iova).  Every byte is compared with the
+ * pattern, and the bytes around each target must stay untouched.
+ */
+static void kt_test_rc_data(struct kt *kt, struct ib_pd *upd)
+{
+	struct ib_device *dev = kt->dev;
+	u32 lkey = upd->local_dma_lkey;
+	struct ib_mr *mr = NULL;
+	struct scatterlist sg;
+	bool sg_mapped = false;
+	struct ib_cq *cq;
+	struct ib_qp *qp;
+	struct kt_wr w[2];
+	u64 dma = 0;
+	long at;
+	u8 *b;
+	int ret, i;
+
+	b = (u8 *)__get_free_pages(GFP_KERNEL | __GFP_ZERO, KT_DATA_ORDER);
+	if (!kt_check(kt, b, "data: out of memory"))
+		return;
+	for (i = 0; i < KT_RDMA_LEN; i++)
+		b[KT_SRC + i] = kt_pattern(i);
+	cq = ib_alloc_cq(dev, NULL, 16, 0, IB_POLL_SOFTIRQ);
+	if (!kt_check(kt, !IS_ERR(cq), "data: ib_alloc_cq: %ld", PTR_ERR(cq)))
+		goto out_buf;
+	qp = kt_qp(upd, cq, IB_QPT_RC);
+	if (!kt_check(kt, !IS_ERR(qp), "data: create QP: %ld", PTR_ERR(qp)))
+		goto out_cq;
+	ret = kt_to_rts(qp, kt);
+	if (!kt_check(kt, !ret, "data: QP to RTS: %d", ret))
+		goto out_qp;
+	dma = ib_dma_map_single(dev, b, KT_DATA_BYTES, DMA_BIDIRECTIONAL);
+	if (!kt_check(kt, !ib_dma_mapping_error(dev, dma), "data: dma map")) {
+		dma = 0;
+		goto out_qp;
+	}
+
+	/* SEND: two gather entries, one scatter entry. */
+	{
+		struct ib_sge rsge = { .addr = dma + KT_RECV_AT,
+				       .length = KT_SEND_LEN, .lkey = lkey };
+		struct ib_recv_wr rwr = { .wr_cqe = &w[0].cqe,
+					  .sg_list = &rsge, .num_sge = 1 };
+		struct ib_sge ssge[2] = {
+			{ .addr = dma + KT_SRC, .length = 1000, .lkey = lkey },
+			{ .addr = dma + KT_SRC + 1000,
+			  .length = KT_SEND_LEN - 1000, .lkey = lkey },
+		};
+		struct ib_send_wr swr = { .wr_cqe = &w[1].cqe,
+					  .sg_list = ssge, .num_sge = 2,
+					  .opcode = IB_WR_SEND,
+					  .send_flags = IB_SEND_SIGNALED };
+
+		kt_wr_init(&w[0]);
+		kt_wr_init(&w[1]);
+		ret = ib_post_recv(qp, &rwr, NULL);
+		if (kt_check(kt, !ret, "data: post_recv: %d", ret)) {
+			ret = ib_post_send(qp, &swr, NULL);
+			kt_check(kt, !ret, "data: post SEND: %d", ret);
+		}
+		if (!ret) {
+			kt_expect(kt, cq, &w[1], IB_WC_SUCCESS, IB_WC_SEND,
+				  "data: SEND");
+			if (kt_expect(kt, cq, &w[0], IB_WC_SUCCESS, IB_WC_RECV,
+				      "data: receive of the SEND"))
+				kt_check(kt, w[0].byte_len == KT_SEND_LEN,
+					 "data: receive byte_len %u, want %u",
+					 w[0].byte_len, KT_SEND_LEN);
+		}
+	}
+	ib_dma_sync_single_for_cpu(dev, dma, KT_DATA_BYTES, DMA_BIDIRECTIONAL);
+	at = kt_first_diff(b + KT_RECV_AT, KT_SEND_LEN);
+	kt_check(kt, at < 0, "data: SEND: byte %ld differs", at);
+
+	/* WRITE and READ through the global rkey. */
+	if (kt_check(kt, upd->unsafe_global_rkey, "data: no global rkey")) {
+		ret = kt_post_rdma(qp, &w[0], IB_WR_RDMA_WRITE, dma + KT_SRC,
+				   lkey, KT_RDMA_LEN, dma + KT_WRITE_AT,
+				   upd->unsafe_global_rkey);
+		if (kt_check(kt, !ret, "data: post WRITE: %d", ret))
+			kt_expect(kt, cq, &w[0], IB_WC_SUCCESS, IB_WC_RDMA_WRITE,
+				  "data: WRITE");
+		ret = kt_post_rdma(qp, &w[1], IB_WR_RDMA_READ,
+				   dma + KT_READ_AT, lkey, KT_RDMA_LEN,
+				   dma + KT_WRITE_AT, upd->unsafe_global_rkey);
+		if (kt_check(kt, !ret, "data: post READ: %d", ret))
+			kt_expect(kt, cq, &w[1], IB_WC_SUCCESS, IB_WC_RDMA_READ,
+				  "data: READ");
+		ib_dma_sync_single_for_cpu(dev, dma, KT_DATA_BYTES,
+					   DMA_BIDIRECTIONAL);
+		at = kt_first_diff(b + KT_WRITE_AT, KT_RDMA_LEN);
+		kt_check(kt, at < 0, "data: WRITE: byte %ld differs", at);
+		at = kt_first_diff(b + KT_READ_AT, KT_RDMA_LEN);
+		kt_check(kt, at < 0, "data: READ: byte %ld differs", at);
+	}
+
+	/* The regions' surroundings: nothing wrote past a target. */
+	at = kt_first_nonzero(b, KT_RDMA_LEN, KT_RECV_AT);
+	if (at < 0)
+		at = kt_first_nonzero(b, KT_RECV_AT + KT_SEND_LEN, KT_WRITE_AT);
+	if (at < 0)
+		at = kt_first_nonzero(b, KT_WRITE_AT + KT_RDMA_LEN, KT_READ_AT);
+	if (at < 0)
+		at = kt_first_nonzero(b, KT_READ_AT + KT_RDMA_LEN,
+				      KT_DATA_BYTES);
+	kt_check(kt, at < 0, "data: byte %ld outside every target changed", at);
+
+	/*
+	 * Through a fast-registered MR over the WRITE region: WRITE at its
+	 * iova + 100, READ it back over the READ region.
+	 */
+	memset(b + KT_WRITE_AT, 0, KT_DATA_BYTES - KT_WRITE_AT);
+	mr = ib_alloc_mr(upd, IB_MR_TYPE_MEM_REG, 2);
+	if (!kt_check(kt, !IS_ERR(mr), "data: ib_alloc_mr: %ld", PTR_ERR(mr))) {
+		mr = NULL;
+		goto out_unmap;
+	}
+	sg_init_one(&sg, b + KT_WRITE_AT, 2 * PAGE_SIZE);
+	sg_mapped = ib_dma_map_sg(dev, &sg, 1, DMA_BIDIRECTIONAL) == 1;
+	if (!kt_check(kt, sg_mapped, "data: ib_dma_map_sg") ||
+	    !kt_check(kt, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE) == 1,
+		      "data: ib_map_mr_sg"))
+		goto out_unmap;
+	{
+		struct ib_reg_wr rw = {
+			.wr = { .opcode = IB_WR_REG_MR, .wr_cqe = &w[0].cqe,
+				.send_flags = IB_SEND_SIGNALED },
+			.mr = mr,
+			.access = IB_ACCESS_LOCAL_WRITE |
+				  IB_ACCESS_REMOTE_READ |
+				  IB_ACCESS_REMOTE_WRITE,
+		};
+
+		ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
+		rw.key = mr->rkey;
+		kt_wr_init(&w[0]);
+		ret = ib_post_send(qp, &rw.wr, NULL);
+		if (!kt_check(kt, !ret, "data: post REG_MR: %d", ret) ||
+		    !kt_expect(kt, cq, &w[0], IB_WC_SUCCESS, IB_WC_REG_MR,
+			       "data: REG_MR"))
+			goto out_unmap;
+	}
+	ret = kt_post_rdma(qp, &w[0], IB_WR_RDMA_WRITE, dma + KT_SRC, lkey,
+			   KT_RDMA_LEN, mr->iova + 100, mr->rkey);
+	if (kt_check(kt, !ret, "data: post WRITE to the MR: %d", ret))
+		kt_expect(kt, cq, &w[0], IB_WC_SUCCESS, IB_WC_RDMA_WRITE,
+			  "data: WRITE to the MR");
+	ret = kt_post_rdma(qp, &w[1], IB_WR_RDMA_READ, dma + KT_READ_AT, lkey,
+			   KT_RDMA_LEN, mr->iova + 100, mr->rkey);
+	if (kt_check(kt, !ret, "data: post READ from the MR: %d", ret))
+		kt_expect(kt, cq, &w[1], IB_WC_SUCCESS, IB_WC_RDMA_READ,
+			  "data: READ from the MR");
+	ib_dma_sync_single_for_cpu(dev, dma, KT_DATA_BYTES, DMA_BIDIRECTIONAL);
+	at = kt_first_diff(b + KT_WRITE_AT + 100, KT_RDMA_LEN);
+	kt_check(kt, at < 0, "data: WRITE to the MR: byte %ld differs", at);
+	at = kt_first_diff(b + KT_READ_AT, KT_RDMA_LEN);
+	kt_check(kt, at < 0, "data: READ from the MR: byte %ld differs", at);
+	at = kt_first_nonzero(b, KT_WRITE_AT, KT_WRITE_AT + 100);
+	kt_check(kt, at < 0, "data: MR: byte %ld before the WRITE changed", at);
+
+out_unmap:
+	if (sg_mapped)
+		ib_dma_unmap_sg(dev, &sg, 1, DMA_BIDIRECTIONAL);
+	if (dma)
+		ib_dma_unmap_single(dev, dma, KT_DATA_BYTES, DMA_BIDIRECTIONAL);
+out_qp:
+	ret = ib_destroy_qp(qp);
+	kt_check(kt, !ret, "data: destroy QP: %d", ret);
+	if (mr) {
+		ret = ib_dereg_mr(mr);
+		kt_check(kt, !ret, "data: dereg MR: %d", ret);
+	}
+out_cq:
+	ib_free_cq(cq);
+out_buf:
+	free_pages((unsigned long)b, KT_DATA_ORDER);
+}
+
 /* ------------------------------------------------------------------ main */
 
 static void kt_run(struct kt *kt)
@@ -544,6 +788,8 @@ static void kt_run(struct kt *kt)
 	kt_test_legacy_cq(kt, pd, dma);
 	kt_test_poll_ctx(kt, pd, dma, IB_POLL_SOFTIRQ, "softirq CQ");
 	kt_test_poll_ctx(kt, pd, dma, IB_POLL_WORKQUEUE, "workqueue CQ");
+	if (upd)
+		kt_test_rc_data(kt, upd);
 
 out:
 	if (ud) {

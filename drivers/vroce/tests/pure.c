@@ -12,6 +12,7 @@
 #include "../icrc.c"
 #include "../opcode.c"
 #include "../queue.c"
+#include "../release.c"
 
 MODULE_DESCRIPTION("KUnit tests of the vroce RoCEv2 driver's pure logic");
 MODULE_LICENSE("GPL");
