@@ -29,11 +29,18 @@ static void late_put_fn(struct work_struct *w)
 
 static void late_put_init(struct late_put *lp, unsigned int delay_ms)
 {
-	INIT_DELAYED_WORK(&lp->work, late_put_fn);
+	INIT_DELAYED_WORK_ONSTACK(&lp->work, late_put_fn);
 	refcount_set(&lp->ref, 1);
 	init_completion(&lp->released);
 	lp->put = false;
 	schedule_delayed_work(&lp->work, msecs_to_jiffies(delay_ms));
+}
+
+/* The work may still be returning from complete(): wait for it. */
+static void late_put_done(struct late_put *lp)
+{
+	flush_delayed_work(&lp->work);
+	destroy_delayed_work_on_stack(&lp->work);
 }
 
 static void released_in_time(struct kunit *test)
@@ -46,6 +53,7 @@ static void released_in_time(struct kunit *test)
 						     2000));
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(lp.put));
 	KUNIT_EXPECT_EQ(test, refcount_read(&lp.ref), 0U);
+	late_put_done(&lp);
 }
 
 static void released_late_is_logged_and_awaited(struct kunit *test)
@@ -58,7 +66,7 @@ static void released_late_is_logged_and_awaited(struct kunit *test)
 	/* it returned only after the reference was dropped */
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(lp.put));
 	KUNIT_EXPECT_EQ(test, refcount_read(&lp.ref), 0U);
-	flush_delayed_work(&lp.work);
+	late_put_done(&lp);
 }
 
 static struct kunit_case vroce_release_cases[] = {
