@@ -235,6 +235,23 @@ static int kt_post_send(struct ib_qp *qp, struct kt_wr *w, u64 addr, u32 lkey)
 	return ib_post_send(qp, &wr, NULL);
 }
 
+/* A signaled REG_MR of @mr under @key, local and remote read/write. */
+static int kt_post_reg_mr(struct ib_qp *qp, struct kt_wr *w, struct ib_mr *mr,
+			  u32 key)
+{
+	struct ib_reg_wr rw = {
+		.wr = { .opcode = IB_WR_REG_MR, .wr_cqe = &w->cqe,
+			.send_flags = IB_SEND_SIGNALED },
+		.mr = mr,
+		.key = key,
+		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ |
+			  IB_ACCESS_REMOTE_WRITE,
+	};
+
+	kt_wr_init(w);
+	return ib_post_send(qp, &rw.wr, NULL);
+}
+
 /* ------------------------------------------------------- legacy CQ notify */
 
 struct kt_legacy {
@@ -529,25 +546,12 @@ static void kt_test_rc_data(struct kt *kt, struct ib_pd *upd)
 	    !kt_check(kt, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE) == 1,
 		      "data: ib_map_mr_sg"))
 		goto out_unmap;
-	{
-		struct ib_reg_wr rw = {
-			.wr = { .opcode = IB_WR_REG_MR, .wr_cqe = &w[0].cqe,
-				.send_flags = IB_SEND_SIGNALED },
-			.mr = mr,
-			.access = IB_ACCESS_LOCAL_WRITE |
-				  IB_ACCESS_REMOTE_READ |
-				  IB_ACCESS_REMOTE_WRITE,
-		};
-
-		ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
-		rw.key = mr->rkey;
-		kt_wr_init(&w[0]);
-		ret = ib_post_send(qp, &rw.wr, NULL);
-		if (!kt_check(kt, !ret, "data: post REG_MR: %d", ret) ||
-		    !kt_expect(kt, cq, &w[0], IB_WC_SUCCESS, IB_WC_REG_MR,
-			       "data: REG_MR"))
-			goto out_unmap;
-	}
+	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
+	ret = kt_post_reg_mr(qp, &w[0], mr, mr->rkey);
+	if (!kt_check(kt, !ret, "data: post REG_MR: %d", ret) ||
+	    !kt_expect(kt, cq, &w[0], IB_WC_SUCCESS, IB_WC_REG_MR,
+		       "data: REG_MR"))
+		goto out_unmap;
 	ret = kt_post_rdma(qp, &w[0], IB_WR_RDMA_WRITE, dma + KT_SRC, lkey,
 			   KT_RDMA_LEN, mr->iova + 100, mr->rkey);
 	if (kt_check(kt, !ret, "data: post WRITE to the MR: %d", ret))
@@ -687,7 +691,6 @@ static void kt_run(struct kt *kt)
 	frmr = ib_alloc_mr(pd, IB_MR_TYPE_MEM_REG, 4);
 	if (kt_check(kt, !IS_ERR(frmr), "ib_alloc_mr(MEM_REG): %ld",
 		     PTR_ERR(frmr))) {
-		struct ib_reg_wr rw = {};
 		struct ib_send_wr iw = {};
 
 		sg_init_one(&sg, fbuf, 2 * PAGE_SIZE);
@@ -697,15 +700,7 @@ static void kt_run(struct kt *kt)
 		kt_check(kt, n == 1 && frmr->length == 2 * PAGE_SIZE,
 			 "ib_map_mr_sg: %d, length %llu", n, frmr->length);
 		ib_update_fast_reg_key(frmr, ib_inc_rkey(frmr->rkey));
-		kt_wr_init(&w[1]);
-		rw.wr.opcode = IB_WR_REG_MR;
-		rw.wr.wr_cqe = &w[1].cqe;
-		rw.wr.send_flags = IB_SEND_SIGNALED;
-		rw.mr = frmr;
-		rw.key = frmr->rkey;
-		rw.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ |
-			    IB_ACCESS_REMOTE_WRITE;
-		ret = ib_post_send(qp, &rw.wr, NULL);
+		ret = kt_post_reg_mr(qp, &w[1], frmr, frmr->rkey);
 		if (kt_check(kt, !ret, "post REG_MR: %d", ret))
 			kt_expect(kt, cq, &w[1], IB_WC_SUCCESS, IB_WC_REG_MR,
 				  "REG_MR");
@@ -722,10 +717,8 @@ static void kt_run(struct kt *kt)
 		/* A REG_MR whose key names another MR fails (on its own QP). */
 		qp2 = kt_qp(pd, cq, IB_QPT_RC);
 		if (!IS_ERR(qp2) && !kt_to_rts(qp2, kt)) {
-			kt_wr_init(&w[3]);
-			rw.wr.wr_cqe = &w[3].cqe;
-			rw.key = frmr->rkey ^ 0x100;
-			ret = ib_post_send(qp2, &rw.wr, NULL);
+			ret = kt_post_reg_mr(qp2, &w[3], frmr,
+					     frmr->rkey ^ 0x100);
 			if (!ret) {
 				kt_check(kt, kt_wait(cq, &w[3]),
 					 "REG_MR with a wrong key: no completion");

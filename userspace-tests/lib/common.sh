@@ -66,9 +66,9 @@ vt_wait_for() {
 
 # vt_netns_pair NS1 NS2: network namespaces vtNS1 and vtNS2 joined by a veth
 # pair (interfaces vtNS1 in vtNS1, vtNS2 in vtNS2), addresses 192.168.77.1/24
-# and 192.168.77.2/24, both up, each flow kept in order (vt_veth_in_order).  Two RDMA devices must sit in different
-# namespaces to talk over a veth: within one namespace the kernel routes
-# local addresses over loopback.  Run commands inside with
+# and 192.168.77.2/24, both up, each flow kept in order (vt_veth_in_order).
+# Two RDMA devices must sit in different namespaces to talk over a veth:
+# within one namespace the kernel routes local addresses over loopback.  Run commands inside with
 # "ip netns exec vtNS1 CMD".  The runner deletes vt* namespaces afterwards.
 vt_netns_pair() {
 	local a=vt$1 b=vt$2
