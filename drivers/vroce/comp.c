@@ -138,6 +138,8 @@ static void vroce_comp_rewind(struct vroce_qp *qp, u32 index, u32 psn)
 	}
 	req->psn = vroce_psn_add(wqe->first_psn, resume);
 	req->partial = false;
+	/* a response may now be to the resent copy: no round trip in it */
+	req->rtt_timing = false;
 	sq->next = index;
 }
 
@@ -248,6 +250,7 @@ static void vroce_comp_pkt(struct vroce_qp *qp, struct sk_buff *skb)
 		aeth = bth + off;
 		syndrome = vroce_aeth_syndrome(aeth);
 	}
+	vroce_req_rtt_end(qp, cb->psn);
 
 	for (i = sq->head; i != sq->next; i++) {
 		struct rxe_send_wqe *wqe = vroce_comp_wqe(qp, i);

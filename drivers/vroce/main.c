@@ -43,6 +43,7 @@ const struct ib_device_ops vroce_dev_ops = {
 	.dealloc_driver = vroce_dealloc_driver,
 	.dealloc_pd = vroce_dealloc_pd,
 	.dealloc_ucontext = vroce_dealloc_ucontext,
+	.disassociate_ucontext = vroce_disassociate_ucontext,
 	.fill_res_qp_entry = vroce_cc_fill_res_qp_entry,
 	.get_link_layer = vroce_get_link_layer,
 	.get_port_immutable = vroce_get_port_immutable,

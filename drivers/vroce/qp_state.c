@@ -151,8 +151,9 @@ static void vroce_qp_store_attr(struct vroce_qp *qp,
 	}
 	if (mask & IB_QP_PATH_MTU)
 		cur->path_mtu = attr->path_mtu;
-	if (mask & IB_QP_TIMEOUT)
-		cur->timeout = attr->timeout;
+	if (mask & IB_QP_TIMEOUT)	/* 0 is infinite */
+		cur->timeout = attr->timeout ?
+			       max_t(u8, attr->timeout, VROCE_REQ_MIN_TIMEOUT) : 0;
 	if (mask & IB_QP_RETRY_CNT)
 		cur->retry_cnt = attr->retry_cnt;
 	if (mask & IB_QP_RNR_RETRY)

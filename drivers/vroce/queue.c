@@ -464,32 +464,6 @@ cleanup:
 	return err;
 }
 
-/*
- * A VMA holds a reference on the entry, so the buffer outlives every
- * mapping, including copies made by fork() and pieces of a split VMA.  The
- * VMA also holds the uverbs file, which holds both the ucontext (the entry
- * points into its mmap_xa) and a reference on this module (we have no
- * disassociate_ucontext), so these ops cannot outlive either.
- */
-static void vroce_vma_open(struct vm_area_struct *vma)
-{
-	struct vroce_mmap_entry *entry = vma->vm_private_data;
-
-	kref_get(&entry->rdma.ref);
-}
-
-static void vroce_vma_close(struct vm_area_struct *vma)
-{
-	struct vroce_mmap_entry *entry = vma->vm_private_data;
-
-	rdma_user_mmap_entry_put(&entry->rdma);
-}
-
-static const struct vm_operations_struct vroce_vm_ops = {
-	.open = vroce_vma_open,
-	.close = vroce_vma_close,
-};
-
 /**
  * vroce_mmap() - ib_device_ops.mmap: map a ring into a process
  * @uctx: the process's context
@@ -498,7 +472,7 @@ static const struct vm_operations_struct vroce_vm_ops = {
  * Only the whole ring can be mapped, shared.
  *
  * Return: 0, -EINVAL for an unknown offset or a wrong size or type,
- * or the error of remap_vmalloc_range().
+ * or the error of vroce_umap_map().
  */
 int vroce_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 {
@@ -516,13 +490,11 @@ int vroce_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 		err = -EINVAL;
 		goto put_entry;
 	}
-	err = remap_vmalloc_range(vma, entry->buf, 0);
+	/* on success the reference taken above belongs to the VMA */
+	err = vroce_umap_map(to_vroce_uc(uctx)->umaps, vma, rdma_entry,
+			     entry->buf);
 	if (err)
 		goto put_entry;
-
-	/* The reference taken above now belongs to the VMA. */
-	vma->vm_private_data = entry;
-	vma->vm_ops = &vroce_vm_ops;
 	return 0;
 
 put_entry:

@@ -20,8 +20,8 @@
  *
  * The buffer of a user ring belongs to its rdma_user_mmap_entry once
  * vroce_queue_mmap_info() created one, and is freed by the mmap_free op
- * once the object is gone AND every mapping is closed, so a process can
- * never reach freed pages.
+ * once the object is gone AND every mapping is closed or revoked (umap.c),
+ * so a process can never reach freed pages.
  */
 #ifndef VROCE_QUEUE_H
 #define VROCE_QUEUE_H

@@ -10,6 +10,8 @@
  * packets leave through vroce_pkt_send(), the one exit to the wire.
  */
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <rdma/ib_mad.h>
 
 #include "pkt.h"
@@ -36,23 +38,20 @@
  */
 #define VROCE_REQ_ACK_EVERY	64
 
-/*
- * Shortest retransmit timeout.  IBTA's 4.096 us * 2^timeout is a wire
- * time; a software NIC under load (or under emulation) answers in
- * milliseconds, and a spurious go-back-N resends a whole window.
- */
-#define VROCE_REQ_MIN_TIMEOUT_MS	100
-
 /**
  * vroce_req_timeout() - the QP's retransmit timeout in jiffies
  * @qp: a QP whose timeout attribute is not 0 (infinite)
  *
- * Return: 4.096 us * 2^timeout, at least VROCE_REQ_MIN_TIMEOUT_MS.
+ * The attribute is never below VROCE_REQ_MIN_TIMEOUT (qp_state.c raises
+ * it there, and query_qp reports the raised value).  On a path whose
+ * measured round trip calls for longer (rtt.h), the requester waits that.
+ *
+ * Return: the longer of 4.096 us * 2^timeout and the round-trip estimate.
  */
 unsigned long vroce_req_timeout(struct vroce_qp *qp)
 {
 	return max(nsecs_to_jiffies(4096ULL << min_t(u8, qp->attr.timeout, 31)),
-		   msecs_to_jiffies(VROCE_REQ_MIN_TIMEOUT_MS));
+		   usecs_to_jiffies(vroce_rtt_rto_us(&qp->req.rtt)));
 }
 
 static void vroce_req_timer(struct timer_list *t)
@@ -118,6 +117,45 @@ void vroce_req_reset(struct vroce_qp *qp, u32 sq_psn)
 	req->gap_retry = false;
 	req->partial = false;
 	req->window = VROCE_REQ_WINDOW;
+	req->psn_new = req->psn;
+	req->rtt = (struct vroce_rtt){};
+	req->rtt_timing = false;
+}
+
+/*
+ * Packet @psn of a WQE whose PSNs end at @last_psn went out: time it when
+ * it is new, asks for a response, and no other request is being timed.
+ */
+static void vroce_req_rtt_start(struct vroce_qp *qp, u32 psn, u32 last_psn,
+				bool answered)
+{
+	struct vroce_req *req = &qp->req;
+
+	if (vroce_psn_diff(psn, req->psn_new) < 0)
+		return;		/* sent before */
+	req->psn_new = vroce_psn_add(last_psn, 1);
+	if (!answered || req->rtt_timing)
+		return;
+	req->rtt_timing = true;
+	req->rtt_psn = psn;
+	req->rtt_sent_ns = ktime_get_ns();
+}
+
+/**
+ * vroce_req_rtt_end() - a response for @psn arrived: end a timing it covers
+ * @qp: the QP (run_lock held)
+ * @psn: the response's PSN
+ */
+void vroce_req_rtt_end(struct vroce_qp *qp, u32 psn)
+{
+	struct vroce_req *req = &qp->req;
+
+	lockdep_assert_held(&qp->run_lock);
+	if (!req->rtt_timing || vroce_psn_diff(psn, req->rtt_psn) < 0)
+		return;
+	req->rtt_timing = false;
+	vroce_rtt_sample(&req->rtt, div_u64(ktime_get_ns() - req->rtt_sent_ns,
+					    NSEC_PER_USEC));
 }
 
 /* The address packets of @qp (RC, UC) go to. */
@@ -461,6 +499,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 		unsigned int pad = vroce_pkt_pad(len);
 		bool last = i == nsend - 1;
 		bool ackreq = last || (i + 1) % ack_every == 0;
+		u32 psn = vroce_psn_add(wqe->first_psn, nsend == 1 ? start : i);
 		struct vroce_bth *bth;
 		struct sk_buff *skb;
 
@@ -473,9 +512,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 		bth = vroce_pkt_put(skb, hdr, len, pad);
 		vroce_bth_set(bth, op,
 			      last && (wqe->wr.send_flags & IB_SEND_SOLICITED),
-			      pad, IB_DEFAULT_PKEY_FULL, dqpn, rc && ackreq,
-			      vroce_psn_add(wqe->first_psn,
-					    nsend == 1 ? start : i));
+			      pad, IB_DEFAULT_PKEY_FULL, dqpn, rc && ackreq, psn);
 		vroce_req_ext(qp, wqe, op, bth, skip);
 		if (awrite) {
 			memcpy((u8 *)bth + hdr, wqe->dma.inline_data, len);
@@ -487,8 +524,22 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 			req->partial = false;
 			return true;
 		}
-		vroce_pkt_send(qp->vdev, &av, skb, entropy,
-			       ud ? NULL : &req->route);
+		err = vroce_pkt_send(qp->vdev, &av, skb, entropy,
+				     ud ? NULL : &req->route);
+		if (rc && err == -ENOBUFS) {
+			/*
+			 * The local queue was full (a veth peer's backlog):
+			 * the packet never left.  Send less at a time, and
+			 * this one again when ACKs open the window.
+			 */
+			vroce_req_window_loss(qp, false);
+			break;
+		}
+		/* a READ's one request stands for all its PSNs */
+		if (rc)
+			vroce_req_rtt_start(qp, psn,
+					    nsend == 1 ? wqe->last_psn : psn,
+					    ackreq || vroce_wr_is_rd_atomic(wr_op));
 	}
 	/*
 	 * A paced message goes out over a long time: the retransmit timer

@@ -16,6 +16,7 @@
 
 #include "compat.h"
 #include "pkt.h"
+#include "rtt.h"
 
 struct vroce_qp;
 
@@ -77,6 +78,15 @@ enum vroce_wqe_state {
  * @window: packets the QP may have unacknowledged (req.c) (run_lock)
  * @route: route of the QP's packets (RC, UC: one destination, changed
  *	only by modify_qp under run_lock, which resets it) (run_lock)
+ * @psn_new: the first PSN never sent: a packet below it is a
+ *	retransmission, whose response says nothing of the round trip
+ *	(run_lock)
+ * @rtt: the measured round trip (rtt.h) (run_lock)
+ * @rtt_timing: a request is being timed: @rtt_psn, sent at @rtt_sent_ns
+ *	(ktime_get_ns()); the first response at or past it ends the timing,
+ *	a rewind cancels it (run_lock)
+ * @rtt_psn: PSN of the request being timed (run_lock)
+ * @rtt_sent_ns: when it was sent (run_lock)
  */
 struct vroce_req {
 	u32 psn;
@@ -94,11 +104,25 @@ struct vroce_req {
 	struct sk_buff_head rx_q;
 	u32 window;
 	struct vroce_route_cache route;
+	u32 psn_new;
+	struct vroce_rtt rtt;
+	bool rtt_timing;
+	u32 rtt_psn;
+	u64 rtt_sent_ns;
 };
 
 int vroce_req_init(struct vroce_qp *qp);
 void vroce_req_cleanup(struct vroce_qp *qp);
 void vroce_req_reset(struct vroce_qp *qp, u32 sq_psn);
+
+/*
+ * Shortest local ACK timeout, as the exponent of 4.096 us * 2^timeout
+ * (15: 134 ms).  IBTA's timeout is a wire time; a software NIC under load
+ * (or under emulation) answers in milliseconds, and a spurious timeout
+ * costs a go-back-N resend.  A smaller non-zero timeout is raised to this
+ * one, and query_qp reports what the QP uses.
+ */
+#define VROCE_REQ_MIN_TIMEOUT	15
 
 unsigned long vroce_req_timeout(struct vroce_qp *qp);
 
@@ -107,6 +131,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index);
 bool vroce_req_rest(struct vroce_qp *qp);
 void vroce_req_window_loss(struct vroce_qp *qp, bool timeout);
 void vroce_req_window_grow(struct vroce_qp *qp);
+void vroce_req_rtt_end(struct vroce_qp *qp, u32 psn);
 void vroce_comp_run(struct vroce_qp *qp, int *budget);
 void vroce_comp_complete(struct vroce_qp *qp);
 

@@ -11,19 +11,38 @@
  * @ibuc: allocated and zeroed by ib_core
  * @udata: the rxe ABI passes no driver data here
  *
- * Return: 0.
+ * Return: 0 or -ENOMEM.
  */
 int vroce_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 {
-	return 0;
+	struct vroce_ucontext *uc = to_vroce_uc(ibuc);
+
+	uc->umaps = vroce_umaps_alloc();
+	return uc->umaps ? 0 : -ENOMEM;
 }
 
 /**
- * vroce_dealloc_ucontext() - the process closed the device
+ * vroce_dealloc_ucontext() - the process closed the device, or it is gone
  * @ibuc: freed by ib_core after this returns
+ *
+ * The mapping list lives on while revoked VMAs still point at it.
  */
 void vroce_dealloc_ucontext(struct ib_ucontext *ibuc)
 {
+	vroce_umaps_put(to_vroce_uc(ibuc)->umaps);
+}
+
+/**
+ * vroce_disassociate_ucontext() - the device goes while a process has it
+ * @ibuc: the process's context; its objects are destroyed already
+ *
+ * Revokes the process's ring mappings, so that the rings' buffers are
+ * freed now and ib_core can finish removing the device without waiting
+ * for the process.
+ */
+void vroce_disassociate_ucontext(struct ib_ucontext *ibuc)
+{
+	vroce_umaps_revoke(to_vroce_uc(ibuc)->umaps);
 }
 
 /**

@@ -31,6 +31,7 @@
 #include "qp.h"
 #include "queue.h"
 #include "release.h"
+#include "umap.h"
 #include "srq.h"
 
 /*
@@ -153,9 +154,11 @@ struct vroce_dev {
 /**
  * struct vroce_ucontext - per-process context
  * @ibuc: the ib_core user context
+ * @umaps: the process's ring mappings, revoked on device removal (umap.c)
  */
 struct vroce_ucontext {
 	struct ib_ucontext ibuc;
+	struct vroce_umaps *umaps;
 };
 
 /**
@@ -232,5 +235,6 @@ int vroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
 int vroce_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
 int vroce_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata);
 void vroce_dealloc_ucontext(struct ib_ucontext *ibuc);
+void vroce_disassociate_ucontext(struct ib_ucontext *ibuc);
 
 #endif /* VROCE_H */

@@ -83,7 +83,6 @@
 #define SIG_RING	64		/* signaled WRs in flight per QP, max */
 #define CUT_INFLIGHT	4
 #define CUT_WRITE	(16 * 1024)
-#define MIN_TIMEOUT_MS	100		/* drivers/vroce/req.c */
 
 enum kind { K_WRITE = 1, K_READ, K_SEND, K_RECV, K_FINAL, K_CUT };
 static const char *const kind_name[] = {
@@ -148,6 +147,7 @@ static struct cfg cfg = {
 static const char *dev_name, *ready_file, *server;
 static int gid_index = -1, port = 19875, stall_s = 60, cut_wait_s = 120;
 static int cut_slack_ms = 1000;
+static uint8_t qp_timeout;	/* the QPs' local ACK timeout (query_qp) */
 static int side;			/* 0 server, 1 client */
 static int sock = -1;
 
@@ -622,6 +622,7 @@ static void setup_qp(struct qpc *c, uint32_t i)
 static void connect_qp(struct qpc *c)
 {
 	uint32_t rd = dev.attr.max_qp_rd_atom, rd_in = dev.attr.max_qp_init_rd_atom;
+	struct ibv_qp_init_attr ia;
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_RTR,
 		.path_mtu = mtu_enum(cfg.mtu),
@@ -659,6 +660,17 @@ static void connect_qp(struct qpc *c)
 			    IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
 	if (ret)
 		die("qp %d: to RTS: %s", c->idx, vt_errname(vt_rc(ret)));
+	/*
+	 * The timeout the QP uses: a device may raise a short one (vroce
+	 * does, to 15), and query_qp says so.
+	 */
+	ret = ibv_query_qp(c->qp, &a, IBV_QP_TIMEOUT, &ia);
+	if (ret)
+		die("qp %d: query_qp: %s", c->idx, vt_errname(vt_rc(ret)));
+	if (a.timeout < cfg.timeout)
+		die("qp %d: query_qp says timeout %u, below the %u set",
+		    c->idx, a.timeout, cfg.timeout);
+	qp_timeout = a.timeout;
 }
 
 static void setup(void)
@@ -1078,12 +1090,12 @@ static void run_final(void)
 	}
 }
 
+/* One retransmit timeout, in ms: the QP's, as query_qp reports it. */
 static uint64_t per_try_ms(void)
 {
-	uint64_t us = (4096ULL << cfg.timeout) / 1000;
-	uint64_t ms = (us + 999) / 1000;
+	uint64_t us = (4096ULL << qp_timeout) / 1000;
 
-	return ms < MIN_TIMEOUT_MS ? MIN_TIMEOUT_MS : ms;
+	return (us + 999) / 1000;
 }
 
 static uint8_t *cut_src;

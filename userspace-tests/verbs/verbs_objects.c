@@ -32,6 +32,7 @@
 #define BUFSZ		(64 * 1024)
 #define IOVA		0x10000000ULL
 #define IOVA2		0x20000000ULL
+#define VROCE_MIN_TIMEOUT 15	/* drivers/vroce/req.h */
 
 #define WC_BAD_BIND	IBV_WC_MW_BIND_ERR
 #define WC_BAD_INV	IBV_WC_LOC_PROT_ERR
@@ -1547,7 +1548,8 @@ static void test_qp_sm_type(enum ibv_qp_type type, struct ibv_cq *cq)
 {
 	const char *tn = qpt_name(type);
 	bool rc = type == IBV_QPT_RC, conn = type != IBV_QPT_UD;
-	struct ibv_qp_attr a, set;
+	struct ibv_qp_attr a, set, qa = { 0 };
+	struct ibv_qp_init_attr qia;
 	struct ibv_qp *qp;
 	struct ibv_async_event ev;
 	int init_mask, rtr_mask, rts_mask, set_mask = 0;
@@ -1692,6 +1694,20 @@ static void test_qp_sm_type(enum ibv_qp_type type, struct ibv_cq *cq)
 	modify_expect(tn, "rtr_to_rts", qp, &a, rts_mask, 0);
 	set.qp_state = IBV_QPS_RTS;
 	set_mask |= rts_mask;
+	if (rc) {
+		/*
+		 * 14 (67 ms) is below vroce's shortest local ACK timeout, 15
+		 * (drivers/vroce/req.h): the QP uses 15, and says so.
+		 */
+		set.timeout = VROCE_MIN_TIMEOUT;
+		snprintf(name, sizeof(name), "qp.sm.%s.timeout_raised", tn);
+		if (!ibv_query_qp(qp, &qa, IBV_QP_TIMEOUT, &qia) &&
+		    qa.timeout == VROCE_MIN_TIMEOUT)
+			vt_ok(name, "timeout 14 set, 15 in use and reported");
+		else
+			vt_failf(name, "query_qp says timeout %u, want %u",
+				 qa.timeout, VROCE_MIN_TIMEOUT);
+	}
 	expect_query(tn, "rts", qp, &set, set_mask);
 
 	/* From RTS. */

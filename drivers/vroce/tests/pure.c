@@ -13,6 +13,8 @@
 #include "../opcode.c"
 #include "../queue.c"
 #include "../release.c"
+#include "../rtt.c"
+#include "../umap.c"
 
 MODULE_DESCRIPTION("KUnit tests of the vroce RoCEv2 driver's pure logic");
 MODULE_LICENSE("GPL");
