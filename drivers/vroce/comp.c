@@ -95,7 +95,9 @@ static void vroce_comp_arm(struct vroce_qp *qp, bool progress)
 
 	if (req->dying)
 		return;
-	if (qp->sq.head == qp->sq.next || !qp->attr.timeout) {
+	/* a recovery that waits for ACKs waits under the timer too */
+	if ((qp->sq.head == qp->sq.next && !req->recovering) ||
+	    !qp->attr.timeout) {
 		del_timer(&req->timer);
 		return;
 	}
@@ -232,6 +234,78 @@ static void vroce_comp_nak(struct vroce_qp *qp, u32 index, u8 syndrome,
 	vroce_comp_done(qp, wqe, vroce_comp_nak_status(syndrome));
 }
 
+/* A WQE that an ACK completes: one whose requests return no data. */
+static bool vroce_comp_ack_done(u32 wr_op)
+{
+	switch (wr_op) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * An ACK for @psn, past the packets being sent again after a rewind: what
+ * it covers arrived the first time (the timeout was spurious, or only a
+ * later packet was lost).  The rest of a WQE going out in parts, and the
+ * rewound WQEs it covers, complete without being sent again; the
+ * requester resumes after @psn.  Only SENDs and WRITEs sent before
+ * (below req.sent_end): a READ or atomic needs its response.
+ */
+static void vroce_comp_skip_acked(struct vroce_qp *qp, u32 psn)
+{
+	struct vroce_sq *sq = &qp->sq;
+	struct vroce_req *req = &qp->req;
+	u32 mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
+	bool ahead = vroce_psn_diff(psn, req->psn) >= 0;
+
+	vroce_req_recovery_ack(qp, psn, ahead);
+	if (!ahead)
+		return;
+	if (req->partial) {
+		struct rxe_send_wqe *wqe = vroce_comp_wqe(qp, sq->next - 1);
+		struct vroce_sq_slot *slot = vroce_sq_slot(sq, sq->next - 1);
+
+		if (vroce_psn_diff(psn, wqe->last_psn) < 0) {
+			slot->resume = vroce_psn_diff(psn, wqe->first_psn) + 1;
+			req->psn = vroce_psn_add(psn, 1);
+			vroce_comp_progress(qp);
+			return;
+		}
+		req->partial = false;
+		req->psn = vroce_psn_add(wqe->last_psn, 1);
+	}
+	while ((s32)(req->sent_end - sq->next) > 0) {
+		struct vroce_sq_slot *slot = vroce_sq_slot(sq, sq->next);
+		struct rxe_send_wqe *wqe = vroce_sq_wqe(slot);
+		u32 op = wqe->wr.opcode;
+
+		if (wqe->state != VROCE_WQE_PENDING ||
+		    slot->status != IB_WC_SUCCESS || !vroce_comp_ack_done(op) ||
+		    vroce_psn_diff(req->psn, wqe->first_psn) < 0 ||
+		    vroce_psn_diff(req->psn, wqe->last_psn) > 0)
+			return;
+		if (vroce_psn_diff(psn, wqe->last_psn) < 0) {
+			/* part of it arrived: send the rest */
+			slot->resume = vroce_psn_diff(psn, wqe->first_psn) + 1;
+			wqe->ack_length = max_t(u32, wqe->ack_length,
+						slot->resume * mtu);
+			req->psn = vroce_psn_add(psn, 1);
+			vroce_comp_progress(qp);
+			return;
+		}
+		vroce_comp_done(qp, wqe, IB_WC_SUCCESS);
+		vroce_comp_progress(qp);
+		req->psn = vroce_psn_add(wqe->last_psn, 1);
+		sq->next++;
+	}
+}
+
 /* One response, matched against the WQEs in flight from the head. */
 static void vroce_comp_pkt(struct vroce_qp *qp, struct sk_buff *skb)
 {
@@ -301,6 +375,7 @@ static void vroce_comp_pkt(struct vroce_qp *qp, struct sk_buff *skb)
 							(before + 1) * mtu);
 			}
 			vroce_comp_progress(qp);
+			vroce_comp_skip_acked(qp, cb->psn);
 			return;
 		}
 		if (op == VROCE_ATOMIC_ACK && wqe->wr.opcode != IB_WR_RDMA_READ &&
@@ -354,6 +429,10 @@ static void vroce_comp_pkt(struct vroce_qp *qp, struct sk_buff *skb)
 		}
 		return;
 	}
+	/* past every WQE in flight: maybe past rewound ones too */
+	if (op == VROCE_ACK &&
+	    (syndrome & VROCE_AETH_TYPE_MASK) == VROCE_AETH_ACK)
+		vroce_comp_skip_acked(qp, cb->psn);
 }
 
 static void vroce_comp_timeout(struct vroce_qp *qp)
@@ -374,8 +453,15 @@ static void vroce_comp_timeout(struct vroce_qp *qp)
 	for (i = sq->head; i != sq->next; i++)
 		if (vroce_comp_wqe(qp, i)->state != VROCE_WQE_DONE)
 			break;
-	if (i == sq->next)
+	if (i == sq->next) {
+		/*
+		 * A recovery waited for ACKs of packets that were lost: the
+		 * rest goes again from where the ACKs ended.
+		 */
+		if (req->recovering)
+			vroce_req_window_loss(qp, false);
 		return;
+	}
 	wqe = vroce_comp_wqe(qp, i);
 	if (req->retry_left-- <= 0) {
 		vroce_comp_done(qp, wqe, IB_WC_RETRY_EXC_ERR);

@@ -20,15 +20,22 @@
 
 /*
  * Packets a QP may have unacknowledged before it waits for ACKs: at most
- * VROCE_REQ_WINDOW, at least VROCE_REQ_MIN_WINDOW.  A software NIC runs on
- * lossy virtual links and loaded hosts with no PFC: a receiver that falls
- * behind drops, and every drop costs a go-back-N resend of what is in
- * flight.  So the window halves on a sequence NAK, falls to the minimum
- * on a timeout, and grows by one packet per ACK that makes progress: on a
- * path that loses nothing (loopback) it stays at the maximum.
+ * VROCE_REQ_WINDOW.  A software NIC runs on lossy virtual links and loaded
+ * hosts with no PFC: a receiver that falls behind drops, and every drop
+ * costs a go-back-N resend of what is in flight.  So the window halves on
+ * a sequence NAK (to VROCE_REQ_MIN_WINDOW at least) and grows by one
+ * packet per ACK that makes progress: on a path that loses nothing
+ * (loopback) it stays at the maximum.
+ *
+ * A timeout sends one packet again, the oldest not acknowledged, and waits
+ * for what that brings (as TCP's F-RTO does): on a slow path the timeout
+ * is often spurious, the packets it rewound arrive anyway, and their ACKs
+ * then complete them without a resend (comp.c); after a real loss the ACK
+ * or NAK of that one packet restarts the flow.
  */
-#define VROCE_REQ_WINDOW	256
-#define VROCE_REQ_MIN_WINDOW	8
+#define VROCE_REQ_WINDOW		256
+#define VROCE_REQ_MIN_WINDOW		8
+#define VROCE_REQ_TIMEOUT_WINDOW	1
 
 /*
  * A long message asks for an ACK every this many packets: the ACKs show
@@ -117,7 +124,9 @@ void vroce_req_reset(struct vroce_qp *qp, u32 sq_psn)
 	req->gap_retry = false;
 	req->partial = false;
 	req->window = VROCE_REQ_WINDOW;
+	req->recovering = false;
 	req->psn_new = req->psn;
+	req->sent_end = qp->sq.next;
 	req->rtt = (struct vroce_rtt){};
 	req->rtt_timing = false;
 }
@@ -370,8 +379,47 @@ void vroce_req_window_loss(struct vroce_qp *qp, bool timeout)
 	struct vroce_req *req = &qp->req;
 
 	lockdep_assert_held(&qp->run_lock);
-	req->window = timeout ? VROCE_REQ_MIN_WINDOW :
-		      max_t(u32, req->window / 2, VROCE_REQ_MIN_WINDOW);
+	if (!timeout) {
+		req->recovering = false;
+		req->window = max_t(u32, req->window / 2, VROCE_REQ_MIN_WINDOW);
+		return;
+	}
+	if (!req->recovering) {
+		req->recovering = true;
+		req->window_saved = req->window;
+	}
+	req->recover_psn = vroce_psn_add(req->psn_new, VROCE_PSN_MASK);
+	req->window = VROCE_REQ_TIMEOUT_WINDOW;
+}
+
+/**
+ * vroce_req_recovery_ack() - an ACK for @psn while recovering from a timeout
+ * @qp: the QP (run_lock held)
+ * @psn: the ACK's PSN
+ * @ahead: it covers packets not sent again since the timeout
+ *
+ * An ACK ahead of the resent packet shows the timeout was spurious: what
+ * is in flight arrives anyway, so nothing more is sent until the ACKs
+ * reach what was sent before the timeout (or a NAK or another timeout
+ * shows a loss), and the window is then what it was.  An ACK of just the
+ * resent packet shows a real loss: the window grows from one.
+ */
+void vroce_req_recovery_ack(struct vroce_qp *qp, u32 psn, bool ahead)
+{
+	struct vroce_req *req = &qp->req;
+
+	lockdep_assert_held(&qp->run_lock);
+	if (!req->recovering)
+		return;
+	if (vroce_psn_diff(psn, req->recover_psn) >= 0) {
+		req->recovering = false;
+		req->window = max(req->window, req->window_saved);
+	} else if (ahead) {
+		req->window = 0;
+	} else {
+		req->recovering = false;
+		req->window = max_t(u32, req->window, VROCE_REQ_TIMEOUT_WINDOW);
+	}
 }
 
 /**
@@ -381,7 +429,7 @@ void vroce_req_window_loss(struct vroce_qp *qp, bool timeout)
 void vroce_req_window_grow(struct vroce_qp *qp)
 {
 	lockdep_assert_held(&qp->run_lock);
-	if (qp->req.window < VROCE_REQ_WINDOW)
+	if (qp->req.window < VROCE_REQ_WINDOW && !qp->req.recovering)
 		qp->req.window++;
 }
 
@@ -468,6 +516,8 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 		npkts = 1;
 
 	wqe->status = IB_WC_SUCCESS;
+	if ((s32)(index + 1 - req->sent_end) > 0)
+		req->sent_end = index + 1;
 	start = rc ? min(slot->resume, npkts - 1) : 0;
 	if (!start) {
 		wqe->first_psn = req->psn;

@@ -76,10 +76,18 @@ enum vroce_wqe_state {
  * @rx_q: responses from the receive path waiting for the runner (its own
  *	lock)
  * @window: packets the QP may have unacknowledged (req.c) (run_lock)
+ * @recovering: a timeout sent the oldest packet again and waits for what
+ *	its ACKs show (req.c) (run_lock)
+ * @recover_psn: the last PSN sent before that timeout (run_lock)
+ * @window_saved: the window before it (run_lock)
  * @route: route of the QP's packets (RC, UC: one destination, changed
  *	only by modify_qp under run_lock, which resets it) (run_lock)
  * @psn_new: the first PSN never sent: a packet below it is a
  *	retransmission, whose response says nothing of the round trip
+ *	(run_lock)
+ * @sent_end: one past the newest WQE (free-running index) the requester
+ *	has sent packets of; the WQEs from sq.next to it after a rewind were
+ *	sent before and may be acknowledged without being sent again
  *	(run_lock)
  * @rtt: the measured round trip (rtt.h) (run_lock)
  * @rtt_timing: a request is being timed: @rtt_psn, sent at @rtt_sent_ns
@@ -103,8 +111,12 @@ struct vroce_req {
 	bool partial;
 	struct sk_buff_head rx_q;
 	u32 window;
+	bool recovering;
+	u32 recover_psn;
+	u32 window_saved;
 	struct vroce_route_cache route;
 	u32 psn_new;
+	u32 sent_end;
 	struct vroce_rtt rtt;
 	bool rtt_timing;
 	u32 rtt_psn;
@@ -131,6 +143,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index);
 bool vroce_req_rest(struct vroce_qp *qp);
 void vroce_req_window_loss(struct vroce_qp *qp, bool timeout);
 void vroce_req_window_grow(struct vroce_qp *qp);
+void vroce_req_recovery_ack(struct vroce_qp *qp, u32 psn, bool ahead);
 void vroce_req_rtt_end(struct vroce_qp *qp, u32 psn);
 void vroce_comp_run(struct vroce_qp *qp, int *budget);
 void vroce_comp_complete(struct vroce_qp *qp);

@@ -34,9 +34,17 @@ void vroce_rtt_sample(struct vroce_rtt *rtt, u32 sample_us)
  * vroce_rtt_rto_us() - the retransmit timeout the estimate calls for
  * @rtt: the estimate
  *
- * Return: srtt + 4 * rttvar in us, 0 before the first sample.
+ * On a steady path rttvar decays towards 0 and srtt + 4 * rttvar towards
+ * srtt itself, so that any round trip a little longer than the mean would
+ * time out; the margin is therefore at least half the mean (TCP stacks
+ * bound it from below too: Linux by its minimum RTO).
+ *
+ * Return: srtt + max(4 * rttvar, srtt / 2) in us, 0 before the first
+ * sample.
  */
 u32 vroce_rtt_rto_us(const struct vroce_rtt *rtt)
 {
-	return rtt->srtt_us ? rtt->srtt_us + 4 * rtt->rttvar_us : 0;
+	if (!rtt->srtt_us)
+		return 0;
+	return rtt->srtt_us + max(4 * rtt->rttvar_us, rtt->srtt_us / 2);
 }

@@ -9,7 +9,8 @@
  * nothing is lost, and each firing resends a window that deepens the
  * queue.  So the requester measures the round trip (one request at a
  * time, never a retransmitted one) and waits at least the RFC 6298
- * estimate, srtt + 4 * rttvar, besides the QP's own timeout.
+ * estimate, srtt + 4 * rttvar (with a margin of at least srtt / 2),
+ * besides the QP's own timeout.
  */
 #ifndef VROCE_RTT_H
 #define VROCE_RTT_H

@@ -13,8 +13,8 @@
 # packets dropped by the ICRC check.  Besides netem's faults the emulated
 # wire itself drops bursts (a VM that falls behind overflows the host's UDP
 # socket buffer between the QEMUs: a fifth to a third of the frames here),
-# and the QPs run with perftest's timeout 14 (vroce's floor of 100 ms per
-# try) and retry_cnt 7: recovery must keep up with both.
+# and the QPs run with perftest's timeout 14 (raised to vroce's floor, 15:
+# 134 ms per try) and retry_cnt 7: recovery must keep up with both.
 set -euo pipefail
 . "$VROCE_SRC/userspace-tests/lib/common.sh"
 . "$VROCE_SRC/userspace-tests/lib/vroce.sh"
