@@ -14,8 +14,9 @@
 # requests and vroceA's ACKs are the late ones.
 # Pass: both sides PASS; summed over both devices, at most 8 retransmit
 # timeouts per QP (the first messages go out before any round trip is
-# measured; READ re-requests) and duplicate requests at most 15 % of the
-# packets received.  Measured on 6.12: 15 timeouts and 4.5 % duplicates;
+# measured; READ re-requests; times VROCE_TIME_SCALE on the debug kernel,
+# 48 measured there with a second VM running) and duplicate requests at
+# most 15 % of the packets received.  Measured on 6.12: 15 timeouts and 4.5 % duplicates;
 # without the round-trip estimate and the timeout recovery (at 561ee27)
 # over 158 timeouts and 36 %.  The runner fails the scenario on any
 # kernel splat.
@@ -67,8 +68,10 @@ vt_log "$to retransmit timeouts, $dup duplicate requests in $rx packets received
 for d in vroceA vroceB; do
 	vt_log "$d: $(rdma statistic show link $d/1 | tr -s ' \n' ' ')"
 done
-[ "$to" -le $((8 * 2 * QPS)) ] ||
-	vt_fail "$to retransmit timeouts for $QPS QPs a side over a 250 ms path, want <= $((8 * 2 * QPS))"
+# the debug kernel's slower, burstier processing adds round-trip noise
+maxto=$((8 * 2 * QPS * ${VROCE_TIME_SCALE:-1}))
+[ "$to" -le "$maxto" ] ||
+	vt_fail "$to retransmit timeouts for $QPS QPs a side over a 250 ms path, want <= $maxto"
 [ $((dup * 100)) -le $((rx * 15)) ] ||
 	vt_fail "$dup duplicate requests in $rx packets, want <= 15 %"
 vt_pass "250 ms one-way delay, timeout 134 ms: $(grep "rc_integrity: PASS" "$cli" | sed 's/.*PASS //'); $to retransmit timeouts, $dup duplicate requests in $rx packets"
