@@ -264,6 +264,9 @@ static void vroce_comp_skip_acked(struct vroce_qp *qp, u32 psn)
 	u32 mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
 	bool ahead = vroce_psn_diff(psn, req->psn) >= 0;
 
+	/* an ACK of a PSN never sent (forged, or very stale) says nothing */
+	if (vroce_psn_diff(psn, req->psn_new) >= 0)
+		return;
 	vroce_req_recovery_ack(qp, psn, ahead);
 	if (!ahead)
 		return;
