@@ -11,7 +11,12 @@
  * EIO) within -t seconds, and afterwards:
  *  - posting fails with EIO, creating a CQ and querying the port fail
  *    with EIO;
- *  - the CQ polls empty, 1000 times (no stale or bogus completions);
+ *  - ib_core destroys the objects (EIO and the event come then) before it
+ *    asks vroce to revoke the mappings: completions still in the CQ ring
+ *    are real ones (WRITEs this program posted, done or flushed), and
+ *    within 20 s the CQ mapping reads as a revoked ring (its header's
+ *    index_mask, written by the kernel at creation, reads 0);
+ *  - then the CQ polls empty, 1000 times (no stale or bogus completions);
  *  - every ring mapping still reads (no SIGBUS), and the CQ ring's
  *    header says empty;
  *  - (the program then holds everything until the -x file exists, so the
@@ -35,6 +40,7 @@
 #define MSG		(64 * 1024)
 #define INFLIGHT	16
 #define READY_AFTER	100
+#define FIRST_ID	1000	/* a zeroed CQE (wr_id 0) is not one of ours */
 
 static struct vt_dev D;
 static struct ibv_pd *pd;
@@ -42,6 +48,7 @@ static struct ibv_mr *mr;
 static struct ibv_cq *cq;
 static struct ibv_qp *qp;
 static uint8_t *buf;
+static uint64_t next_id = FIRST_ID;	/* the wr_id the next WRITE gets */
 static struct vt_map maps[8];
 static int nmaps;
 
@@ -111,13 +118,13 @@ static void setup(void)
  */
 static const char *run(const char *ready, int limit_ms)
 {
-	uint64_t id = 0, ok = 0, last = vt_now_ms(), end;
+	uint64_t ok = 0, last = vt_now_ms(), end;
 	struct ibv_wc wc[INFLIGHT];
 	bool armed = false;
 	int i, n, err;
 
 	for (i = 0; i < INFLIGHT; i++) {
-		err = post_write(id++);
+		err = post_write(next_id++);
 		if (err) {
 			vt_failf("traffic", "post before removal: %s",
 				 vt_errname(err));
@@ -139,7 +146,7 @@ static const char *run(const char *ready, int limit_ms)
 			}
 			if (wc[i].status == IBV_WC_SUCCESS)
 				ok++;
-			err = post_write(id++);
+			err = post_write(next_id++);
 			if (err == EIO)
 				return "post_send EIO";
 		}
@@ -160,13 +167,53 @@ static const char *run(const char *ready, int limit_ms)
 		}
 		/* nothing completes once the QP is gone: knock */
 		if (armed && vt_now_ms() - last > 500) {
-			err = post_write(id++);
+			err = post_write(next_id++);
 			if (err == EIO)
 				return "post_send EIO";
 			last = vt_now_ms();
 		}
 	}
 	return NULL;
+}
+
+/*
+ * Poll what the CQ still holds until its mapping is revoked; each
+ * completion must be one of this program's WRITEs, done or flushed.
+ */
+static void drain_until_revoked(void)
+{
+	const volatile struct rxe_queue_buf *q = vt_map_q(&maps[0]);
+	uint64_t end = vt_now_ms() + 20000;
+	int n = 0, bad = 0, got;
+	struct ibv_wc wc;
+
+	while (q->index_mask && vt_now_ms() < end) {
+		got = ibv_poll_cq(cq, 1, &wc);
+		if (got <= 0) {
+			usleep(1000);
+			continue;
+		}
+		n++;
+		if (wc.wr_id < FIRST_ID || wc.wr_id >= next_id ||
+		    wc.opcode != IBV_WC_RDMA_WRITE ||
+		    (wc.status != IBV_WC_SUCCESS &&
+		     wc.status != IBV_WC_WR_FLUSH_ERR)) {
+			if (!bad++)
+				vt_info("bad completion: wr_id %llu opcode %d status %s",
+					(unsigned long long)wc.wr_id,
+					wc.opcode, vt_wcname(wc.status));
+		}
+	}
+	if (q->index_mask)
+		vt_failf("after.revoked", "the CQ mapping is not revoked after 20 s");
+	else
+		vt_ok("after.revoked", "the CQ mapping reads as revoked");
+	if (bad)
+		vt_failf("after.drain", "%d of %d completions before the revoke are not this program's WRITEs",
+			 bad, n);
+	else
+		vt_ok("after.drain", "%d completions before the revoke, all of this program's WRITEs",
+		      n);
 }
 
 /* Hold the device open until @done exists (at most 60 s). */
@@ -190,13 +237,14 @@ static void after(const char *done)
 	int i, n = 0, err;
 	struct ibv_cq *cq2;
 
-	err = post_write(1u << 30);
+	err = post_write(next_id++);
 	vt_expect_rc("after.post_send", err, EIO);
 	cq2 = ibv_create_cq(D.ctx, 8, NULL, NULL, 0);
 	vt_expect_null("after.create_cq", cq2, errno, EIO, vt_destroy_cq);
 	vt_expect_rc("after.query_port", vt_rc(ibv_query_port(D.ctx, 1, &pa)),
 		     EIO);
 
+	drain_until_revoked();
 	for (i = 0; i < 1000; i++)
 		n += ibv_poll_cq(cq, 1, &wc) != 0;
 	if (n)
