@@ -141,7 +141,7 @@ wait "$CPID" || crc=$?
 wait "$SPID" || src=$?
 [ "$src" -ne 124 ] && [ "$src" -ne 137 ] ||
 	vt_fail "1: rc_integrity server hung (exit $src): $(tail -3 "$SOUT")"
-note "1: rdma link delete under traffic: $pending, exit 0 (client $crc after its SIGKILL, device gone after ${t1}s); server exit $src: $(grep -m1 -E 'FAIL|error' "$SOUT" || tail -1 "$SOUT")"
+note "1: rdma link delete under traffic: $pending, exit 0 (client exit $crc, killed if still running; device gone after ${t1}s); server exit $src: $(grep -m1 -E 'FAIL|error' "$SOUT" || tail -1 "$SOUT")"
 
 # --- 2. ip link del of the veth under traffic
 vt_link_add vroceB vtB vtB
