@@ -12,14 +12,14 @@
 # rc_integrity runs 2 RC QPs of WRITEs, READs and SENDs of up to 256 KiB,
 # every byte checked; each QP is a requester and a responder, so vroceB's
 # requests and vroceA's ACKs are the late ones.
-# Pass: both sides PASS; summed over both devices, at most 8 retransmit
+# Pass: both sides PASS; summed over both devices, at most 12 retransmit
 # timeouts per QP (the first messages go out before any round trip is
 # measured; READ re-requests; times VROCE_TIME_SCALE on the debug kernel,
 # 48 measured there with a second VM running) and duplicate requests at
-# most 15 % of the packets received.  Measured on 6.12: 15 timeouts and 4.5 % duplicates;
-# without the round-trip estimate and the timeout recovery (at 561ee27)
-# over 158 timeouts and 36 %.  The runner fails the scenario on any
-# kernel splat.
+# most 20 % of the packets received.  Measured: 15-20 timeouts and 4.5-9.4 %
+# duplicates (6.1, 6.12); without the round-trip estimate and the timeout
+# recovery (at 561ee27) 158 timeouts and 36 % on 6.12.  The runner fails
+# the scenario on any kernel splat.
 set -euo pipefail
 . "$VROCE_SRC/userspace-tests/lib/common.sh"
 . "$VROCE_SRC/userspace-tests/lib/vroce.sh"
@@ -69,9 +69,9 @@ for d in vroceA vroceB; do
 	vt_log "$d: $(rdma statistic show link $d/1 | tr -s ' \n' ' ')"
 done
 # the debug kernel's slower, burstier processing adds round-trip noise
-maxto=$((8 * 2 * QPS * ${VROCE_TIME_SCALE:-1}))
+maxto=$((12 * 2 * QPS * ${VROCE_TIME_SCALE:-1}))
 [ "$to" -le "$maxto" ] ||
 	vt_fail "$to retransmit timeouts for $QPS QPs a side over a 250 ms path, want <= $maxto"
-[ $((dup * 100)) -le $((rx * 15)) ] ||
-	vt_fail "$dup duplicate requests in $rx packets, want <= 15 %"
+[ $((dup * 100)) -le $((rx * 20)) ] ||
+	vt_fail "$dup duplicate requests in $rx packets, want <= 20 %"
 vt_pass "250 ms one-way delay, timeout 134 ms: $(grep "rc_integrity: PASS" "$cli" | sed 's/.*PASS //'); $to retransmit timeouts, $dup duplicate requests in $rx packets"
