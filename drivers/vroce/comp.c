@@ -250,6 +250,21 @@ static bool vroce_comp_ack_done(u32 wr_op)
 }
 
 /*
+ * The packets of @wqe up to @psn arrived, the rest did not: the requester
+ * goes on from the next one.
+ */
+static void vroce_comp_ack_part(struct vroce_qp *qp, struct rxe_send_wqe *wqe,
+				struct vroce_sq_slot *slot, u32 psn)
+{
+	u32 mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
+
+	slot->resume = vroce_psn_diff(psn, wqe->first_psn) + 1;
+	wqe->ack_length = max_t(u32, wqe->ack_length, slot->resume * mtu);
+	qp->req.psn = vroce_psn_add(psn, 1);
+	vroce_comp_progress(qp);
+}
+
+/*
  * An ACK for @psn, past the packets being sent again after a rewind: what
  * it covers arrived the first time (the timeout was spurious, or only a
  * later packet was lost).  The rest of a WQE going out in parts, and the
@@ -261,7 +276,6 @@ static void vroce_comp_skip_acked(struct vroce_qp *qp, u32 psn)
 {
 	struct vroce_sq *sq = &qp->sq;
 	struct vroce_req *req = &qp->req;
-	u32 mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
 	bool ahead = vroce_psn_diff(psn, req->psn) >= 0;
 
 	/* an ACK of a PSN never sent (forged, or very stale) says nothing */
@@ -275,9 +289,7 @@ static void vroce_comp_skip_acked(struct vroce_qp *qp, u32 psn)
 		struct vroce_sq_slot *slot = vroce_sq_slot(sq, sq->next - 1);
 
 		if (vroce_psn_diff(psn, wqe->last_psn) < 0) {
-			slot->resume = vroce_psn_diff(psn, wqe->first_psn) + 1;
-			req->psn = vroce_psn_add(psn, 1);
-			vroce_comp_progress(qp);
+			vroce_comp_ack_part(qp, wqe, slot, psn);
 			return;
 		}
 		req->partial = false;
@@ -294,12 +306,7 @@ static void vroce_comp_skip_acked(struct vroce_qp *qp, u32 psn)
 		    vroce_psn_diff(req->psn, wqe->last_psn) > 0)
 			return;
 		if (vroce_psn_diff(psn, wqe->last_psn) < 0) {
-			/* part of it arrived: send the rest */
-			slot->resume = vroce_psn_diff(psn, wqe->first_psn) + 1;
-			wqe->ack_length = max_t(u32, wqe->ack_length,
-						slot->resume * mtu);
-			req->psn = vroce_psn_add(psn, 1);
-			vroce_comp_progress(qp);
+			vroce_comp_ack_part(qp, wqe, slot, psn);
 			return;
 		}
 		vroce_comp_done(qp, wqe, IB_WC_SUCCESS);

@@ -97,7 +97,7 @@ void vroce_umaps_put(struct vroce_umaps *umaps)
 	kref_put(&umaps->ref, vroce_umaps_release);
 }
 
-/* Unlink @um and drop its entry (umaps->lock held). */
+/* Unlink @um (if listed) and drop its entry (umaps->lock held). */
 static void vroce_umap_detach(struct vroce_umap *um)
 {
 	lockdep_assert_held(&um->umaps->lock);
@@ -120,33 +120,31 @@ static struct vroce_umap *vroce_umap_new(struct vroce_umaps *umaps,
 	um->entry = entry;
 	um->umaps = umaps;
 	kref_get(&umaps->ref);
-	list_add(&um->link, &umaps->vmas);
+	/* a revoked mapping (no entry) is not on the list */
+	if (entry)
+		list_add(&um->link, &umaps->vmas);
+	else
+		INIT_LIST_HEAD(&um->link);
 	return um;
 }
 
 /*
- * A copy of the VMA (fork, split): one more mapping of the same ring, or,
- * after revocation, one more view of the zero page.
+ * A copy of the VMA (fork, split): one more mapping of the same ring, with
+ * a reference of its own on the entry, or, after revocation, one more
+ * revoked mapping (with a shadow of its own on the first fault).
  */
 static void vroce_vma_open(struct vm_area_struct *vma)
 {
-	struct vroce_umap *old = vma->vm_private_data, *um = NULL;
+	struct vroce_umap *old = vma->vm_private_data, *um;
 
 	__module_get(THIS_MODULE);
 	vma->vm_private_data = NULL;
 	if (!old)
 		return;
 	mutex_lock(&old->umaps->lock);
-	if (old->entry) {
-		kref_get(&old->entry->ref);
-		um = vroce_umap_new(old->umaps, vma, old->entry);
-		if (!um)
-			rdma_user_mmap_entry_put(old->entry);
-	} else {
-		um = vroce_umap_new(old->umaps, vma, NULL);
-		if (um)
-			list_del_init(&um->link);
-	}
+	um = vroce_umap_new(old->umaps, vma, old->entry);
+	if (um && um->entry)
+		kref_get(&um->entry->ref);
 	mutex_unlock(&old->umaps->lock);
 	vma->vm_private_data = um;
 	/* no record, no way to revoke: no pages either */

@@ -23,6 +23,7 @@
 set -euo pipefail
 . "$VROCE_SRC/userspace-tests/lib/common.sh"
 . "$VROCE_SRC/userspace-tests/lib/vroce.sh"
+. "$VROCE_SRC/userspace-tests/lib/cc.sh"
 
 BIN=$VROCE_SRC/userspace-tests/bin/rc_integrity
 PORT=19883
@@ -31,12 +32,8 @@ QPS=2
 command -v tc >/dev/null || vt_skip "no tc in the guest"
 modprobe sch_netem 2>/dev/null || vt_skip "no sch_netem module for $VROCE_ABI"
 
-counter() {
-	rdma statistic show link "$1/1" | tr ' ' '\n' |
-		awk -v k="$2" 'f { print; exit } $0 == k { f = 1 }'
-}
 # sum NAME: the counter summed over both devices
-sum() { echo $(($(counter vroceA "$1") + $(counter vroceB "$1"))); }
+sum() { echo $(($(vt_counter vroceA "$1") + $(vt_counter vroceB "$1"))); }
 
 # shellcheck disable=SC2119
 vt_load_vroce
