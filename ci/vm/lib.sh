@@ -124,12 +124,15 @@ vt_qemu_start() {
 		-initrd "$VT_CACHE/initramfs/$abi.cpio.gz"
 		# quiet: only warnings and worse reach the (slow, emulated) serial
 		# console; panic=-1 + -no-reboot: a panic ends QEMU at once;
-		# tsc=reliable: under a loaded host the clocksource watchdog
-		# would declare the TSC unstable and flip a static key;
+		# clocksource=hpet tsc=unstable: a TCG guest's TSC is the
+		# host's raw TSC, which leaps when the host (itself a VM) is
+		# paused or restored, and every guest timeout would fire; the
+		# HPET follows the host's CLOCK_MONOTONIC, and a TSC unstable
+		# from boot leaves no watchdog to flip a static key later;
 		# printk.devkmsg=on: the runner's log markers are never rate-limited;
 		# log_buf_len: room for a scenario's whole kernel log;
 		# mitigations=off: the page-table isolation is costly under TCG.
-		-append "console=ttyS0 quiet panic=-1 tsc=reliable printk.devkmsg=on log_buf_len=8M mitigations=off vt_role=$role vt_stage2=$VT_REPO/ci/guest/stage2.sh"
+		-append "console=ttyS0 quiet panic=-1 clocksource=hpet tsc=unstable printk.devkmsg=on log_buf_len=8M mitigations=off vt_role=$role vt_stage2=$VT_REPO/ci/guest/stage2.sh"
 		-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 		-virtfs "local,path=$kdir/lib/modules,mount_tag=modules,security_model=none,readonly=on"
 		-virtfs "local,path=$job,mount_tag=job,security_model=none"
