@@ -126,9 +126,12 @@ vt_trace_stop() {
 #   CCQP_PID[TAG], CCQP_SPID[TAG]  client and server pids
 #   CCQP_LQPN[TAG] the client's (vroceA's) QPN of QP 0, CCQP_RQPN[TAG] the
 #   server's (vroceB's)
+# Both live at most 600 s times VROCE_TIME_SCALE: one pair may serve every
+# round of a scenario, and rounds are sized by the time scale too (62's
+# four ran 803 s on the debug kernel).
 declare -A CCQP_OUT CCQP_FD CCQP_PID CCQP_SPID CCQP_LQPN CCQP_RQPN
 vt_ccqp_start() {
-	local tag=$1 port=$2 fifo fd
+	local tag=$1 port=$2 fifo fd life=$((600 * ${VROCE_TIME_SCALE:-1}))
 	shift 2
 	[ -x "$VT_CC_QP" ] || vt_fail "$VT_CC_QP not built (make -C userspace-tests tests)"
 	# not in $VROCE_JOB: 9p has no FIFOs
@@ -136,14 +139,14 @@ vt_ccqp_start() {
 	rm -f "$fifo"
 	mkfifo "$fifo" || vt_fail "mkfifo $fifo"
 	CCQP_OUT[$tag]=$VROCE_JOB/$VT_NAME.$tag.client
-	ip netns exec vtB timeout -k 5 600 "$VT_CC_QP" -d vroceB -p "$port" \
+	ip netns exec vtB timeout -k 5 "$life" "$VT_CC_QP" -d vroceB -p "$port" \
 		>"$VROCE_JOB/$VT_NAME.$tag.server" 2>&1 &
 	CCQP_SPID[$tag]=$!
 	vt_wait_for "ip netns exec vtB ss -ltn | grep -q :$port" 20 ||
 		vt_fail "cc_qp $tag: server did not listen: $(cat "$VROCE_JOB/$VT_NAME.$tag.server")"
 	exec {fd}<>"$fifo" || vt_fail "open $fifo"
 	CCQP_FD[$tag]=$fd
-	ip netns exec vtA timeout -k 5 600 "$VT_CC_QP" -d vroceA -p "$port" "$@" \
+	ip netns exec vtA timeout -k 5 "$life" "$VT_CC_QP" -d vroceA -p "$port" "$@" \
 		192.168.77.2 <&"$fd" >"${CCQP_OUT[$tag]}" 2>&1 &
 	CCQP_PID[$tag]=$!
 	vt_wait_for "grep -q '^ready' ${CCQP_OUT[$tag]}" 30 ||

@@ -23,7 +23,9 @@
 #           4000 us (the alpha period), rp_threshold 5, rp_dce_tcp_g 1020
 #           (g = 1/256), rp_ai_rate 1 Mb/s, rp_byte_reset 0 (the model has
 #           no byte counter and so no hyper increase);
-#   vroceB: np_min_time_between_cnps 4000 us (the model's tau).
+#   vroceB: np_min_time_between_cnps 4000 us (the model's tau);
+# on the debug kernel, path MTU 4096, both periods 8 times longer and
+# rp_threshold 10 (why: at MTU below).
 # Per p, a fresh QP pair (cc_qp, path MTU 1024) streams 64 KiB RDMA WRITEs,
 # 4 in flight, without a pause (a pause lets the increase timer lift the
 # rate with no marks to answer): WARM_SECS to settle (alpha starts at 1),
@@ -41,23 +43,43 @@ set -euo pipefail
 . "$VROCE_SRC/userspace-tests/lib/cc.sh"
 
 CHECK=$VROCE_SRC/userspace-tests/cc-model/fluid_check.py
-WARM_SECS=8
-MEASURE_SECS=12
 TAU_US=4000
 SIZE=65536
-# 64 packets of 1024 bytes: 64 x 58 header bytes + one RETH (16)
-FRAME_BYTES=$((SIZE + 64 * 58 + 16))
+if [ "${VROCE_TIME_SCALE:-1}" -eq 1 ]; then
+	MTU=1024 T_US=8000 K_US=4000 F=5 WARM_SECS=8 MEASURE_SECS=12
+else
+	# The debug kernel (KASAN, lockdep, kmemleak) moves about 7 Mb/s
+	# through this path at MTU 1024 and 18 Mb/s at MTU 4096, below p =
+	# 1 %'s fixed point of 33 Mb/s; a QP that cannot reach its rate
+	# draws fewer marks than the model and runs above it (+28 % with the
+	# fixed point at 15 Mb/s).  There: 4096-byte packets, both periods
+	# 8 times longer and 10 fast-recovery steps, which puts the fixed
+	# points at 11.9, 3.4 and 1.1 Mb/s (marksim.py --T-us 64000
+	# --taup-us 32000 --F 10 --pkt-bytes 4155); the warm-up and the
+	# window grow with the alpha period.
+	MTU=4096 T_US=64000 K_US=32000 F=10 WARM_SECS=32 MEASURE_SECS=48
+fi
+# SIZE / MTU packets of 58 header bytes each, plus one RETH (16)
+PKTS=$((SIZE / MTU))
+FRAME_BYTES=$((SIZE + PKTS * 58 + 16))
 
 # frame bytes vtB's veth received (vroceA's data packets; ACKs and CNPs
 # go the other way)
 rx_bytes() { ip netns exec vtB cat /sys/class/net/vtB/statistics/rx_bytes; }
 
 vt_cc_pair
+if [ "$MTU" -gt 1024 ]; then
+	for n in A B; do
+		ip -n "vt$n" link set "vt$n" mtu 9000
+	done
+	vt_wait_for "ibv_devinfo -d vroceA | grep -q 'active_mtu:.*4096'" 10 ||
+		vt_fail "vroceA's active MTU did not follow vtA's 9000"
+fi
 for d in vroceA vroceB; do
 	vt_cc_set "$d" flavour paper
 done
-for kv in line_rate=400 rp_time_reset=8000 rp_dce_tcp_rtt=4000 \
-	rp_threshold=5 rp_dce_tcp_g=1020 rp_ai_rate=1 rp_byte_reset=0 \
+for kv in line_rate=400 rp_time_reset=$T_US rp_dce_tcp_rtt=$K_US \
+	rp_threshold=$F rp_dce_tcp_g=1020 rp_ai_rate=1 rp_byte_reset=0 \
 	rp_min_rate=1; do
 	vt_cc_set vroceA "${kv%=*}" "${kv#*=}"
 done
@@ -65,11 +87,11 @@ vt_cc_set vroceB np_min_time_between_cnps "$TAU_US"
 vt_cc_set vroceB cnp_delay_us 0
 
 port=19960
-results=
+results= failed=
 for pm in 10 50 200; do
 	tag=p$pm
 	port=$((port + 1))
-	vt_ccqp_start "$tag" "$port" -m 1024 -S 60
+	vt_ccqp_start "$tag" "$port" -m "$MTU" -S 60
 	qpn=${CCQP_LQPN[$tag]}
 	knobs=$VROCE_JOB/$VT_NAME.$tag.knobs
 	trace=$VROCE_JOB/$VT_NAME.$tag.trace
@@ -111,13 +133,15 @@ for pm in 10 50 200; do
 	out=$(python3 "$CHECK" "$knobs" "$trace" --qpn "$qpn" \
 		--p "$(awk -v m="$pm" 'BEGIN { print m / 1000 }')" \
 		--tau-us "$TAU_US" \
-		--pkt-bytes "$(awk -v f="$FRAME_BYTES" 'BEGIN { print f / 64 }')" \
+		--pkt-bytes "$(awk -v f="$FRAME_BYTES" -v n="$PKTS" 'BEGIN { print f / n }')" \
 		--wire-bytes $((rx1 - rx0)) \
 		--wire-secs "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
 		2>&1) || rc=$?
 	echo "$out" >&2
-	[ "$rc" = 0 ] || vt_fail "$tag: $(echo "$out" | tail -1)"
-	results="$results $(echo "$out" | tail -1 | sed 's/^fluid_check: PASS //') [marks $marked, CNPs $sent/$handled];"
+	# every p runs, so a failure shows beside the other two results
+	[ "$rc" = 0 ] || failed="$failed $tag"
+	results="$results $(echo "$out" | tail -1 | sed 's/^fluid_check: \(PASS \)\{0,1\}//') [marks $marked, CNPs $sent/$handled];"
 	vt_ccqp_stop "$tag"
 done
+[ -z "$failed" ] || vt_fail "off theory:$failed;$results"
 vt_pass "steady rate = theory within 15 %:$results"
