@@ -88,7 +88,7 @@ vt_cc_set vroceB np_min_time_between_cnps "$TAU_US"
 vt_cc_set vroceB cnp_delay_us 0
 
 port=19960
-results= failed=
+results='' failed=''
 for pm in 10 50 200; do
 	tag=p$pm
 	port=$((port + 1))

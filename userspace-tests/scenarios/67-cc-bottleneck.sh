@@ -155,7 +155,7 @@ rxb() { ip netns exec vtsw cat /sys/class/net/sw$1/statistics/rx_bytes; }
 # run NAME SECS: both ib_write_bw pairs for SECS, sampled each second
 # into $VROCE_JOB/$VT_NAME.NAME.samples: t tbf_sent s1_rx s2_rx
 run() {
-	local name=$1 secs=$2 i port srv=() cli=() out=$VROCE_JOB/$VT_NAME.$1 t0 end
+	local name=$1 secs=$2 i port srv=() cli=() out=$VROCE_JOB/$VT_NAME.$1 end
 	for i in 1 2; do
 		port=$((18600 + i))
 		ip netns exec vtr timeout -k 5 $((secs + 120)) ib_write_bw -d vroceR -x 1 -F \
