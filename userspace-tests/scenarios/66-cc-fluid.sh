@@ -55,7 +55,7 @@ else
 	# fixed point at 15 Mb/s).  There: 4096-byte packets, both periods
 	# 8 times longer and 10 fast-recovery steps, which puts the fixed
 	# points at 11.9, 3.4 and 1.1 Mb/s (marksim.py --T-us 64000
-	# --taup-us 32000 --F 10 --pkt-bytes 4155); the warm-up and the
+	# --taup-us 32000 --F 10 --pkt-bytes 4155); the
 	# warm-up grows with the alpha period, the window more: over 48 s
 	# the simulation's own seeds spread from 3.1 to 3.9 Mb/s at p = 5 %
 	# and one run measured -15.2 %.  (With 31 steps, fixed points 5.8
