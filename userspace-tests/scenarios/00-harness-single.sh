@@ -5,8 +5,9 @@
 # tools, the stock soft-RoCE driver rdma_rxe works on eth0 and moves data
 # (ibv_rc_pingpong on one device), the vt_netns_pair helper gives two
 # namespaces that talk, and the guest keeps time by the HPET, not the TSC
-# (Documentation/testing.md, "Known emulation quirks").  Runs first (00-) and leaves rdma_rxe unloaded:
-# vroce and rdma_rxe must never be loaded together.
+# (Documentation/testing.md, "Known emulation quirks").  Runs first (00-)
+# and leaves rdma_rxe unloaded: vroce and rdma_rxe must never be loaded
+# together.
 # timeout: 180
 set -euo pipefail
 . "$VROCE_SRC/userspace-tests/lib/common.sh"

@@ -26,7 +26,7 @@
 #   vroceB: np_min_time_between_cnps 4000 us (the model's tau);
 # on the debug kernel, path MTU 4096, both periods 8 times longer and
 # rp_threshold 10 (why: at MTU below).
-# Per p, a fresh QP pair (cc_qp, path MTU 1024) streams 64 KiB RDMA WRITEs,
+# Per p, a fresh QP pair (cc_qp, path MTU $MTU) streams 64 KiB RDMA WRITEs,
 # 4 in flight, without a pause (a pause lets the increase timer lift the
 # rate with no marks to answer): WARM_SECS to settle (alpha starts at 1),
 # then MEASURE_SECS between the trace markers fluid_start and fluid_end,
