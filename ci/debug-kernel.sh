@@ -57,7 +57,7 @@ key=$(
 	{
 		echo "format $FORMAT"
 		echo "source $srcver"
-		gcc --version | head -n 1
+		gcc --version | sed -n 1p
 		grep -v '^[[:space:]]*\(#.*\)\{0,1\}$' "$FRAG" | grep . || true
 		grep '^# CONFIG_' "$FRAG" || true
 	} | sha256sum | cut -c1-12

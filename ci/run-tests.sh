@@ -59,7 +59,7 @@ SCN_DIR=$VT_REPO/userspace-tests/scenarios
 # same rule as the guest's runner).
 header() {
 	local v
-	v=$(head -n 30 "$1" | sed -n "s/^# *$2: *\([^ ]*\).*/\1/p" | head -n 1)
+	v=$(head -n 30 "$1" | sed -n "s/^# *$2: *\([^ ]*\).*/\1/p" | sed -n 1p)
 	echo "${v:-$3}"
 }
 
@@ -79,8 +79,6 @@ for f in "$SCN_DIR"/[0-9]*.sh; do
 done
 
 n_pass=0 n_fail=0 n_skip=0
-PIDS=()
-trap '[ "${#PIDS[@]}" -eq 0 ] || vt_stop "${PIDS[@]}"' EXIT
 trap 'exit 130' INT TERM
 
 # report SERIES JOB NAME STATUS TIME REASON SUFFIX...: print one result line
@@ -346,12 +344,140 @@ run_boot() {
 
 }
 
+# The boots to make, in order: "ABI KIND" (KIND single or pair).
+boots=()
 for k in $kernels; do
 	abi=$(vt_resolve_abi "$k")
 	"$VT_REPO/ci/vm/initramfs.sh" "$abi" >/dev/null
-	[ "${#singles[@]}" -eq 0 ] || run_boot "$abi" single "${singles[@]}"
-	[ "${#pairs[@]}" -eq 0 ] || run_boot "$abi" pair "${pairs[@]}"
+	[ "${#singles[@]}" -eq 0 ] || boots+=("$abi single")
+	[ "${#pairs[@]}" -eq 0 ] || boots+=("$abi pair")
 done
 
+# Boots run side by side, as many VMs at once as VROCE_JOBS (default: the
+# host's CPUs; each VM is one host thread).  A boot that alone needs more
+# runs when nothing else does.  Each boot's report goes to its own file,
+# printed whole when the boot ends, so the results of two boots never
+# interleave; the counts come back the same way.
+max_vms=${VROCE_JOBS:-$(nproc)}
+case $max_vms in '' | *[!0-9]* | 0) vt_die "VROCE_JOBS must be a positive number" ;; esac
+out_dir=$(mktemp -d "${TMPDIR:-/tmp}/vroce-run.XXXXXX")
+declare -A boot_pid=() boot_vms=()
+total_start=$SECONDS
+BOOT_PIDS=()
+trap '[ "${#BOOT_PIDS[@]}" -eq 0 ] || kill -TERM "${BOOT_PIDS[@]}" 2>/dev/null; wait; rm -rf "$out_dir"' EXIT
+
+# start_boot I: run boot I in the background, its output in $out_dir/I.log
+# and its counts in $out_dir/I.counts.
+start_boot() {
+	local i=$1 abi kind
+	read -r abi kind <<<"${boots[$i]}"
+	echo "== [$(vt_series "$abi")] $kind boot starting ($(date +%T))"
+	(
+		# this boot's VMs are stopped when it is (traps are not inherited)
+		PIDS=()
+		trap '[ "${#PIDS[@]}" -eq 0 ] || vt_stop "${PIDS[@]}"' EXIT
+		trap 'exit 130' INT TERM
+		# shellcheck disable=SC2030 # counted here, summed by finish_boot
+		n_pass=0 n_fail=0 n_skip=0
+		if [ "$kind" = single ]; then
+			run_boot "$abi" single "${singles[@]}"
+		else
+			run_boot "$abi" pair "${pairs[@]}"
+		fi
+		echo "$n_pass $n_fail $n_skip" >"$out_dir/$i.counts"
+	) >"$out_dir/$i.log" 2>&1 </dev/null &
+	boot_pid[$i]=$!
+	BOOT_PIDS+=("$!")
+	boot_vms[$i]=1
+	[ "$kind" = single ] || boot_vms[$i]=2
+}
+
+# finish_boot I: print boot I's report and add up its counts.
+finish_boot() {
+	local i=$1 p f s
+	wait "${boot_pid[$i]}" || true
+	cat "$out_dir/$i.log"
+	if [ -s "$out_dir/$i.counts" ] && read -r p f s <"$out_dir/$i.counts"; then
+		# shellcheck disable=SC2031 # the parent's own counts
+		n_pass=$((n_pass + p)) n_fail=$((n_fail + f)) n_skip=$((n_skip + s))
+	else
+		echo "!! boot ${boots[$i]} ended without its counts"
+		n_fail=$((n_fail + 1))
+	fi
+	unset "boot_pid[$i]"
+}
+
+# running_scenario LOG: the scenario a boot (its report so far in LOG) is
+# running: the first of its job's scenarios without a result.
+running_scenario() {
+	local job f name
+	job=$(sed -n 's/.* boot: .* job \(.*\)$/\1/p' "$1")
+	[ -n "$job" ] || { echo "(not booted yet)"; return 0; }
+	while read -r f; do
+		name=$(basename "$f" .sh)
+		if ! cat "$job"/results* 2>/dev/null | awk -v n="$name" '$2 == n { found = 1 } END { exit !found }'; then
+			echo "$name"
+			return 0
+		fi
+	done <"$job/scenarios"
+	echo "(all scenarios done)"
+}
+
+# An overall deadline, so that a run that would outlast CI's limit fails
+# loudly, naming what was still running, instead of being killed silently.
+deadline=$((SECONDS + ${VROCE_DEADLINE_SECS:-4500}))
+running_vms=0
+declare -A started=() boot_secs=() boot_start=()
+while [ "${#started[@]}" -lt "${#boots[@]}" ] || [ "${#boot_pid[@]}" -gt 0 ]; do
+	for i in "${!boots[@]}"; do
+		[ -z "${started[$i]:-}" ] || continue
+		read -r _ kind <<<"${boots[$i]}"
+		need=1
+		[ "$kind" = single ] || need=2
+		if [ "$running_vms" -eq 0 ] || [ $((running_vms + need)) -le "$max_vms" ]; then
+			start_boot "$i"
+			started[$i]=1 boot_start[$i]=$SECONDS
+			running_vms=$((running_vms + need))
+		fi
+	done
+	sleep 2
+	if [ "$SECONDS" -ge "$deadline" ]; then
+		for i in "${!boot_pid[@]}"; do
+			echo "!! deadline (VROCE_DEADLINE_SECS=${VROCE_DEADLINE_SECS:-4500}) reached: stopping the ${boots[$i]} boot, running $(running_scenario "$out_dir/$i.log")"
+			kill -TERM "${boot_pid[$i]}" 2>/dev/null || true
+		done
+		for i in "${!boots[@]}"; do
+			if [ -z "${started[$i]:-}" ]; then
+				echo "!! deadline reached: ${boots[$i]} boot never started"
+				n_fail=$((n_fail + 1))
+				started[$i]=1
+			fi
+		done
+		deadline=$((SECONDS + 1000000))
+	fi
+	for i in "${!boot_pid[@]}"; do
+		if ! kill -0 "${boot_pid[$i]}" 2>/dev/null; then
+			running_vms=$((running_vms - ${boot_vms[$i]}))
+			boot_secs[$i]=$((SECONDS - ${boot_start[$i]}))
+			finish_boot "$i"
+		fi
+	done
+done
+BOOT_PIDS=()
+
+# Where the time went: the parts before this script (ci/check.sh records
+# them in VROCE_TIMES_FILE), each boot, and the whole.
+echo "== times"
+if [ -n "${VROCE_TIMES_FILE:-}" ] && [ -s "$VROCE_TIMES_FILE" ]; then
+	sed 's/^/   /' "$VROCE_TIMES_FILE"
+fi
+for i in "${!boots[@]}"; do
+	read -r abi kind <<<"${boots[$i]}"
+	printf '   %-28s %5s s\n' "boot $(vt_series "$abi") $kind" "${boot_secs[$i]:-?}"
+done
+printf '   %-28s %5s s\n' "boots (side by side)" "$((SECONDS - total_start))"
+if [ -n "${VROCE_CHECK_START:-}" ]; then
+	printf '   %-28s %5s s\n' "make check in all" "$(($(date +%s) - VROCE_CHECK_START))"
+fi
 echo "$n_pass passed, $n_fail failed, $n_skip skipped"
 [ "$n_fail" -eq 0 ]

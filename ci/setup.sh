@@ -33,7 +33,7 @@ missing_pkgs() {
 	local p
 	for p in "$@"; do
 		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
-			grep -q '^install ok installed' || echo "$p"
+			grep '^install ok installed' >/dev/null || echo "$p"
 	done
 }
 
@@ -80,7 +80,7 @@ for abi in "$K61" "$K612"; do
 done
 
 # Unpack linux-source once: checkpatch.pl and the reference sources.
-src=$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -1 || true)
+src=$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | sed -n 1p || true)
 if [ -n "$src" ] && [ ! -f "$CACHE/linux-source-6.12/.done" ]; then
 	log "unpacking linux-source-6.12"
 	rm -rf "$CACHE/linux-source-6.12"

@@ -31,7 +31,7 @@ ko=${VROCE_KO:?VROCE_KO: the vroce.ko to measure}
 base_ko=${VROCE_KO_BASE:-}
 drivers="rxe vroce"
 [ -z "$base_ko" ] || drivers="rxe vroce base"
-ip4=$(ip -4 -o addr show dev eth0 | awk '{split($4, a, "/"); print a[1]; exit}')
+ip4=$(ip -4 -o addr show dev eth0 | awk '!done {split($4, a, "/"); print a[1]; done = 1}')
 samples=$(mktemp)
 failure=$(mktemp)
 port=19000
@@ -146,7 +146,7 @@ sample() {
 }
 
 modprobe -a ib_core ib_uverbs
-if lsmod | grep -q '^vroce '; then
+if lsmod | grep '^vroce ' >/dev/null; then
 	rmmod vroce
 fi
 for rep in $(seq 1 "$reps"); do

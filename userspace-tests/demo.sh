@@ -7,7 +7,7 @@
 set -eu
 
 step() { printf '\n$ %s\n' "$*"; "$@"; }
-ip4=$(ip -4 -o addr show dev eth0 | awk '{split($4, a, "/"); print a[1]; exit}')
+ip4=$(ip -4 -o addr show dev eth0 | awk '!done {split($4, a, "/"); print a[1]; done = 1}')
 
 modprobe rdma_ucm
 step rdma link add vroce0 type vroce netdev eth0

@@ -122,7 +122,7 @@ done
 # header FILE KEY DEFAULT: value of a "# KEY: value" line near the top.
 header() {
 	local v
-	v=$(head -n 30 "$1" | sed -n "s/^# *$2: *\([^ ]*\).*/\1/p" | head -n 1)
+	v=$(head -n 30 "$1" | sed -n "s/^# *$2: *\([^ ]*\).*/\1/p" | sed -n 1p)
 	echo "${v:-$3}"
 }
 

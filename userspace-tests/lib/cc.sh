@@ -55,7 +55,7 @@ vt_cc_dump() {
 vt_counter() {
 	local v
 	v=$(rdma statistic show link "$1/1" | tr ' ' '\n' |
-		awk -v k="$2" 'f { print; exit } $0 == k { f = 1 }')
+		awk -v k="$2" 'f && !done { print; done = 1 } $0 == k { f = 1 }')
 	[ -n "$v" ] || vt_cc_die "$1: no counter $2 in rdma statistic"
 	echo "$v"
 }
@@ -79,7 +79,7 @@ vt_cc_pair() {
 vt_qp_attr() {
 	local v
 	v=$(rdma -dd resource show qp link "$1/1" lqpn "$2" | tr ' ' '\n' |
-		awk -v k="$3" 'f { print; exit } $0 == k || $0 == "drv_" k { f = 1 }')
+		awk -v k="$3" 'f && !done { print; done = 1 } $0 == k || $0 == "drv_" k { f = 1 }')
 	[ -n "$v" ] || vt_cc_die "$1: QP $2 has no driver attribute $3: $(rdma -dd resource show qp link "$1/1" lqpn "$2")"
 	echo "$v"
 }
@@ -142,7 +142,7 @@ vt_ccqp_start() {
 	ip netns exec vtB timeout -k 5 "$life" "$VT_CC_QP" -d vroceB -p "$port" \
 		>"$VROCE_JOB/$VT_NAME.$tag.server" 2>&1 &
 	CCQP_SPID[$tag]=$!
-	vt_wait_for "ip netns exec vtB ss -ltn | grep -q :$port" 20 ||
+	vt_wait_for "ip netns exec vtB ss -ltn | grep :$port >/dev/null" 20 ||
 		vt_fail "cc_qp $tag: server did not listen: $(cat "$VROCE_JOB/$VT_NAME.$tag.server")"
 	exec {fd}<>"$fifo" || vt_fail "open $fifo"
 	CCQP_FD[$tag]=$fd
@@ -205,7 +205,7 @@ vt_cc_require() {
 	for d in "$@"; do
 		[ -d "$(vt_cc_dir "$d")" ] || missing="$missing $d:cc/"
 		for c in np_ecn_marked_roce_packets np_cnp_sent rp_cnp_handled rp_cnp_ignored; do
-			rdma statistic show link "$d/1" | tr ' ' '\n' | grep -qx "$c" ||
+			rdma statistic show link "$d/1" | tr ' ' '\n' | grep -x "$c" >/dev/null ||
 				missing="$missing $d:$c"
 		done
 	done

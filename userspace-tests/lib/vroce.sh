@@ -62,7 +62,7 @@ vt_gid_of_ipv4() {
 
 # vt_eth0_ipv4: this VM's eth0 IPv4 address (no prefix).
 vt_eth0_ipv4() {
-	ip -4 -o addr show dev eth0 | awk '{split($4, a, "/"); print a[1]; exit}'
+	ip -4 -o addr show dev eth0 | awk '!done {split($4, a, "/"); print a[1]; done = 1}'
 }
 
 # vt_klog_mark / vt_klog_since_mark: kernel log lines printed after the

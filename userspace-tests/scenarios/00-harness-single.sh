@@ -23,7 +23,7 @@ cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
 
 modprobe rdma_rxe || vt_fail "modprobe rdma_rxe"
 rdma link add rxe0 type rxe netdev eth0 || vt_fail "rdma link add rxe0"
-vt_wait_for "ibv_devinfo -d rxe0 | grep -q PORT_ACTIVE" 30 ||
+vt_wait_for "ibv_devinfo -d rxe0 | grep PORT_ACTIVE >/dev/null" 30 ||
 	vt_fail "rxe0 port never became active"
 vt_log "rxe0 active on $(uname -r)"
 

@@ -56,6 +56,6 @@ vt_log "events: $events"
 grep -q 'PORT_ERR' <<<"$events" || vt_fail "no IBV_EVENT_PORT_ERR: $events"
 grep -q 'PORT_ACTIVE' <<<"$events" || vt_fail "no IBV_EVENT_PORT_ACTIVE: $events"
 
-ip -4 addr show dev eth0 | grep -q "$ip4" || ip addr add "$ip4/24" dev eth0
+ip -4 addr show dev eth0 | grep "$ip4" >/dev/null || ip addr add "$ip4/24" dev eth0
 rdma link delete vroce0
 vt_pass "gids/1=$want RoCE v2, IPv6 GID added/removed, port DOWN/ACTIVE with events"

@@ -42,7 +42,7 @@ refcnt0 "netdev delete"
 vt_netns_pair A B
 vt_link_add vroceA vtA vtA
 vt_link_add vroceB vtB vtB
-ip netns exec vtA rdma link show vroceA/1 | grep -q 'netdev vtA' ||
+ip netns exec vtA rdma link show vroceA/1 | grep 'netdev vtA' >/dev/null ||
 	vt_fail "vroceA not on vtA: $(ip netns exec vtA rdma link show)"
 ip netns del vtB
 gone vroceB "netns delete"

@@ -25,7 +25,7 @@ rc=$?
 cat out.txt >&2
 [ "$rc" = 124 ] && vt_fail "stress_objects timed out: last line: $(tail -n 1 out.txt)"
 if [ "$rc" != 0 ]; then
-	vt_fail "exit $rc: $(grep '^FAIL' out.txt | head -n 8 | cut -c1-160 | paste -sd '|')"
+	vt_fail "exit $rc: $(grep '^FAIL' out.txt | sed -n 1,8p | cut -c1-160 | paste -sd '|')"
 fi
 vt_wait_for "[ \"\$(rdma resource show vroce0)\" = \"$base\" ]" 30 ||
 	vt_fail "resources not back: '$(rdma resource show vroce0)', want '$base'"

@@ -24,8 +24,8 @@ vt_wait_for "grep -q ':ffff:' $(vt_sys vroce0)/ports/1/gids/1" 10 ||
 	vt_fail "no IPv4 GID at index 1"
 
 # 1. The MAD agent on QP1.
-vt_wait_for "rdma resource show qp link vroce0/1 lqpn 1 | grep -q 'type GSI.*state RTS'" 10 ||
-	vt_fail "no GSI QP 1 in RTS: $(rdma resource show qp link vroce0/1 2>&1 | head -n 5)"
+vt_wait_for "rdma resource show qp link vroce0/1 lqpn 1 | grep 'type GSI.*state RTS' >/dev/null" 10 ||
+	vt_fail "no GSI QP 1 in RTS: $(rdma resource show qp link vroce0/1 2>&1 | sed -n 1,5p)"
 umad=
 for d in /sys/class/infiniband_mad/umad*; do
 	[ "$(cat "$d/ibdev" 2>/dev/null)" = vroce0 ] && umad=$(basename "$d")
@@ -40,10 +40,10 @@ bad=$(vt_klog_since_mark | grep -iE "ib_mad|couldn't|vroce.*(fail|error)")
 [ -f "$ko" ] || vt_skip "MAD ok; $ko not built (make -C userspace-tests tests)"
 ktest() {
 	local what=$1 line
-	vt_wait_for "vt_klog_since_mark | grep -q 'vroce_ktest: \(PASS\|FAIL\) vroce0'" 120 ||
+	vt_wait_for "vt_klog_since_mark | grep 'vroce_ktest: \(PASS\|FAIL\) vroce0' >/dev/null" 120 ||
 		vt_fail "vroce_ktest ($what): no result line: $(vt_klog_since_mark | tail -n 5)"
 	vt_klog_since_mark | grep 'vroce_ktest:' >&2
-	line=$(vt_klog_since_mark | grep -o 'vroce_ktest: \(PASS\|FAIL\) vroce0.*' | head -n 1)
+	line=$(vt_klog_since_mark | grep -o 'vroce_ktest: \(PASS\|FAIL\) vroce0.*' | sed -n 1p)
 	case $line in
 	*PASS*) KT_RESULT=$line ;;
 	*) vt_fail "$what: $line" ;;

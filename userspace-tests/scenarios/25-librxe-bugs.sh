@@ -42,7 +42,7 @@ rc=$?
 cat "$out" >&2
 [ "$rc" = 124 ] && vt_fail "librxe_bugs timed out: last line: $(tail -n 1 "$out")"
 if [ "$rc" != 0 ]; then
-	vt_fail "exit $rc, $(grep -c '^FAIL' "$out") failed: $(grep '^FAIL' "$out" | head -n 6 | cut -c1-200 | paste -sd '|')"
+	vt_fail "exit $rc, $(grep -c '^FAIL' "$out") failed: $(grep '^FAIL' "$out" | sed -n 1,6p | cut -c1-200 | paste -sd '|')"
 fi
 # tally BUG: the program's closing line for BUG
 tally() { grep -m1 "^$1: " "$out"; }

@@ -21,7 +21,7 @@ pingpong() {
 	"$prog" -d vroce0 -g "$gidx" -p "$port" "$@" >"$VROCE_JOB/srv.$$" 2>&1 &
 	local srv=$!
 	# the server listens once it has set up: don't race it on a busy host
-	vt_wait_for "ss -ltn | grep -q ':$port '" 30 ||
+	vt_wait_for "ss -ltn | grep ':$port ' >/dev/null" 30 ||
 		vt_fail "$prog: server did not start: $(cat "$VROCE_JOB/srv.$$")"
 	if ! out=$(vt_run_timeout 60 "$prog" -d vroce0 -g "$gidx" -p "$port" "$@" \
 		"$ip4" 2>&1); then

@@ -29,11 +29,11 @@ perf_once() {
 	# as soon as its state changes, a moment before ib_cm takes the
 	# service ID, so give it a second more.
 	if [[ " $* " == *" -R "* ]]; then
-		vt_wait_for "rdma resource show cm_id | grep LISTEN | grep -q ':$port '" 30 ||
+		vt_wait_for "rdma resource show cm_id | grep LISTEN | grep ':$port ' >/dev/null" 30 ||
 			vt_fail "$prog: server did not listen: $(cat "$VROCE_JOB/srv.$$")"
 		sleep 1
 	else
-		vt_wait_for "ss -ltn | grep -q ':$port '" 30 ||
+		vt_wait_for "ss -ltn | grep ':$port ' >/dev/null" 30 ||
 			vt_fail "$prog: server did not start: $(cat "$VROCE_JOB/srv.$$")"
 	fi
 	out=$(vt_run_timeout 120 "$prog" -d vroce0 -x 1 -p "$port" "$@" \

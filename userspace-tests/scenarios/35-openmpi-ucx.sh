@@ -59,7 +59,7 @@ run() {
 # rx DEV: the device's rx_packets counter.
 rx() {
 	rdma statistic show link "$1/1" | tr ' ' '\n' |
-		awk '$0 == "rx_packets" { getline; print; exit }'
+		awk '!done && $0 == "rx_packets" { getline; print; done = 1 }'
 }
 
 # 3 x 2 x 4 MiB went over vroce, not over some other transport.

@@ -63,7 +63,7 @@ run_pair() {
 			out=$(vt_run_timeout 120 "$@" -p "$port" 2>&1) || rc=$?
 			[ "$rc" -eq 0 ] ||
 				vt_fail "$name server ($server): exit $rc: $(why "$out")"
-			vt_log "$name (server $server): $(tail -2 <<<"$out" | head -1)"
+			vt_log "$name (server $server): $(tail -2 <<<"$out" | sed -n 1p)"
 		else
 			# the server on the other VM may not listen yet
 			for try in 1 2 3 4 5 6 7 8 9 10; do

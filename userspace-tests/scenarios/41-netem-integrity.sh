@@ -51,7 +51,7 @@ trap 'tc qdisc del dev eth0 root 2>/dev/null || true' EXIT
 # shellcheck disable=SC2086 # NETEM is a list of arguments
 tc qdisc add dev eth0 root netem $NETEM ||
 	vt_skip "tc qdisc add netem failed (netem options not supported?)"
-vt_log "netem on eth0: $(tc qdisc show dev eth0 | head -1)"
+vt_log "netem on eth0: $(tc qdisc show dev eth0 | sed -n 1p)"
 before=$(counters)
 
 vt_barrier netem || vt_fail "peer did not set netem up"

@@ -39,7 +39,7 @@ vt_wait_for "[ \"\$(vt_port_state $DEV)\" = ACTIVE ]" 30 ||
 # counter NAME: one hw counter of the device.
 counter() {
 	rdma statistic show link "$DEV/1" | tr ' ' '\n' |
-		awk -v k="$1" 'f { print; exit } $0 == k { f = 1 }'
+		awk -v k="$1" 'f && !done { print; done = 1 } $0 == k { f = 1 }'
 }
 
 vt_barrier up || vt_fail "peer did not come up"
@@ -51,7 +51,7 @@ if [ "$VROCE_ROLE" = a ]; then
 	pid=$!
 	vt_wait_for "[ -e $READY ] || [ -e $DONE ] || ! kill -0 $pid" 150 ||
 		vt_fail "the client never reached the cut"
-	[ -e "$READY" ] || vt_fail "no cue to cut: $(cat "$out" "$out.b" 2>/dev/null | grep -m3 FAIL)"
+	[ -e "$READY" ] || vt_fail "no cue to cut: $(cat "$out" "$out.b" 2>/dev/null | grep FAIL | sed -n 1,3p)"
 	ip link set eth0 down
 	vt_log "eth0 down (link cut)"
 	vt_wait_for "[ -e $DONE ]" 150 || vt_fail "the client did not finish"

@@ -48,7 +48,7 @@ srv=$VROCE_JOB/$VT_NAME.server
 cli=$VROCE_JOB/$VT_NAME.client
 ip netns exec vtA timeout -k 5 300 "$BIN" -d vroceA -p $PORT >"$srv" 2>&1 &
 spid=$!
-vt_wait_for "ip netns exec vtA ss -ltn | grep -q :$PORT" 20 ||
+vt_wait_for "ip netns exec vtA ss -ltn | grep :$PORT >/dev/null" 20 ||
 	vt_fail "rc_integrity server did not listen"
 crc=0 src=0
 ip netns exec vtB timeout -k 5 300 "$BIN" -d vroceB -p $PORT -q $QPS -n 4 \

@@ -46,7 +46,7 @@ ip -n vtA neigh replace "$PEER" lladdr 02:00:00:77:00:03 dev vtA nud permanent
 # counter NAME: one hw counter of vroceA.
 counter() {
 	rdma statistic show link vroceA/1 | tr ' ' '\n' |
-		awk -v k="$1" 'f { print; exit } $0 == k { f = 1 }'
+		awk -v k="$1" 'f && !done { print; done = 1 } $0 == k { f = 1 }'
 }
 # Drops of each kind, and the other-PD / no-access rkeys refused.
 CNTS="rx_icrc_encapsulated rx_header_errors rx_no_qp rx_addr_mismatch
@@ -62,7 +62,7 @@ round() {
 	ip netns exec vtA timeout -k 5 200 "$BIN" -d vroceA -p "$p" \
 		>"$srv" 2>&1 &
 	spid=$!
-	vt_wait_for "ip netns exec vtA ss -ltn | grep -q :$p" 20 ||
+	vt_wait_for "ip netns exec vtA ss -ltn | grep :$p >/dev/null" 20 ||
 		vt_fail "round $1: rc_integrity server did not listen"
 	ip netns exec vtB timeout -k 5 200 "$BIN" -d vroceB -p "$p" -q 2 \
 		-n 6 -D 4 -s 262144 -m 1024 -t 14 -r 7 -x "$1" \

@@ -46,7 +46,7 @@ vt_wait_for "[ \"\$(vt_port_state vroce0)\" = ACTIVE ]" 30 ||
 # counter NAME: one hw counter of vroce0 port 1.
 counter() {
 	rdma statistic show link vroce0/1 | tr ' ' '\n' |
-		awk -v n="$1" 'k { print; exit } $0 == n { k = 1 }'
+		awk -v n="$1" 'k && !done { print; done = 1 } $0 == n { k = 1 }'
 }
 base=$(rdma resource show vroce0)
 acc0=$(counter resp_remote_access_errors)
@@ -59,7 +59,7 @@ cat "$out" >&2
 [ "$rc" = 124 ] && vt_fail "mem_protect timed out: last line: $(tail -n 1 "$out")"
 line=$(grep '^mem_protect: [0-9]* attacks' "$out")
 if [ "$rc" != 0 ]; then
-	vt_fail "exit $rc: ${line:-no summary}; $(grep '^FAIL' "$out" | head -n 6 | cut -c1-200 | paste -sd '|')"
+	vt_fail "exit $rc: ${line:-no summary}; $(grep '^FAIL' "$out" | sed -n 1,6p | cut -c1-200 | paste -sd '|')"
 fi
 read -r attacks rejected leaks < <(sed -n \
 	's/^mem_protect: \([0-9]*\) attacks, \([0-9]*\) REM_ACCESS_ERR, \([0-9]*\) data leaks.*/\1 \2 \3/p' \

@@ -57,7 +57,7 @@ note() {
 counter() {
 	local v
 	v=$(rdma statistic show link "$1/1" 2>/dev/null | tr ' ' '\n' |
-		awk -v k="$2" 'f { print; exit } $0 == k { f = 1 }') || true
+		awk -v k="$2" 'f && !done { print; done = 1 } $0 == k { f = 1 }') || true
 	echo "${v:-0}"
 }
 
@@ -82,7 +82,7 @@ pair_up() {
 kill_child() {
 	local p c
 	for p in "$@"; do
-		c=$(pgrep -P "$p" | head -1 || true)
+		c=$(pgrep -P "$p" | sed -n 1p || true)
 		[ -z "$c" ] || kill -KILL "$c" 2>/dev/null || true
 	done
 }
@@ -99,7 +99,7 @@ traffic() {
 	ip netns exec vtA timeout -k 5 120 "$BIN" -d vroceA -p "$PORT" \
 		>"$SOUT" 2>&1 &
 	SPID=$!
-	vt_wait_for "ip netns exec vtA ss -ltn | grep -q :$PORT" 20 ||
+	vt_wait_for "ip netns exec vtA ss -ltn | grep :$PORT >/dev/null" 20 ||
 		vt_fail "$tag: rc_integrity server did not listen"
 	ip netns exec vtB timeout -k 5 120 "$BIN" -d vroceB -p "$PORT" \
 		-t 14 -r 7 -S 8 "$@" 192.168.77.1 >"$COUT" 2>&1 &
@@ -193,7 +193,7 @@ vt_wait_for "[ \"\$(res vroceA)\" = \"$base_a\" ] && [ \"\$(res vroceB)\" = \"$b
 ip netns exec vtA timeout -k 5 120 "$BIN" -d vroceA -p "$PORT" \
 	>"$VROCE_JOB/$VT_NAME.p4b.server" 2>&1 &
 spid=$!
-vt_wait_for "ip netns exec vtA ss -ltn | grep -q :$PORT" 20 ||
+vt_wait_for "ip netns exec vtA ss -ltn | grep :$PORT >/dev/null" 20 ||
 	vt_fail "4: rc_integrity server did not listen"
 crc=0 src=0
 ip netns exec vtB timeout -k 5 120 "$BIN" -d vroceB -p "$PORT" -q 2 -n 6 \

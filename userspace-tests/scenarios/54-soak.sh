@@ -48,7 +48,7 @@ while [ $((SECONDS - start)) -lt "$SECS" ]; do
 	ip netns exec vtA timeout -k 5 300 "$BIN" -d vroceA -p "$PORT" -S 60 \
 		>"$srv" 2>&1 &
 	spid=$!
-	vt_wait_for "ip netns exec vtA ss -ltn | grep -q ':$PORT '" 20 ||
+	vt_wait_for "ip netns exec vtA ss -ltn | grep ':$PORT ' >/dev/null" 20 ||
 		vt_fail "run $runs: rc_integrity server did not listen: $(tail -3 "$srv")"
 	crc=0 src=0
 	ip netns exec vtB timeout -k 5 300 "$BIN" -d vroceB -p "$PORT" -q 4 \

@@ -98,7 +98,7 @@ for fl in nvidia paper; do
 	rc=0
 	out=$(python3 "$CHECK" check "$knobs" "$trace" --qpn "$qpn" --single-cnp 2>&1) || rc=$?
 	echo "$out" >&2
-	[ "$rc" = 0 ] || vt_fail "$fl: $(echo "$out" | grep -m3 '^FAIL' | tr '\n' ' ') $(echo "$out" | tail -1)"
+	[ "$rc" = 0 ] || vt_fail "$fl: $(echo "$out" | grep '^FAIL' | sed -n 1,3p | tr '\n' ' ') $(echo "$out" | tail -1)"
 	results="$results $fl: $(echo "$out" | tail -1 | sed 's/^trace_check: PASS //');"
 	vt_ccqp_stop "$fl"
 done

@@ -117,7 +117,7 @@ vt_expect_eq "control: QP $qcc cc_rp_active" "$(vt_qp_attr vroceA "$qcc" cc_rp_a
 # 300 us the rate is back long before anyone could read it, so the trace
 # says what happened
 cut=$(grep ' vroce_cc_rate:' "$VROCE_JOB/$VT_NAME.control.trace" |
-	grep -E "qpn=${qcc} .*reason=cnp( |\$)" | head -1 |
+	grep -E "qpn=${qcc} .*reason=cnp( |\$)" | sed -n 1p |
 	sed -n 's/.* old_rate=\([0-9]*\) rate=\([0-9]*\) .*/\1 \2/p')
 read -r old rate <<<"${cut:-x x}"
 if ! { [ "$old" = $((LINE_MBPS * 1000)) ] && [ "$rate" -lt "$old" ]; } 2>/dev/null; then

@@ -48,7 +48,7 @@ kdrops() {
 
 counter() {
 	rdma statistic show link "$1/1" | tr ' ' '\n' |
-		awk -v k="$2" 'f { print; exit } $0 == k { f = 1 }'
+		awk -v k="$2" 'f && !done { print; done = 1 } $0 == k { f = 1 }'
 }
 
 # toggle: change settings on both devices, round after round, until the
@@ -107,7 +107,7 @@ srv=$VROCE_JOB/$VT_NAME.server
 cli=$VROCE_JOB/$VT_NAME.client
 ip netns exec vtA timeout -k 5 400 "$BIN" -d vroceA -p $PORT >"$srv" 2>&1 &
 spid=$!
-vt_wait_for "ip netns exec vtA ss -ltn | grep -q :$PORT" 20 ||
+vt_wait_for "ip netns exec vtA ss -ltn | grep :$PORT >/dev/null" 20 ||
 	vt_fail "rc_integrity server did not listen"
 crc=0
 ip netns exec vtB timeout -k 5 400 "$BIN" -d vroceB -p $PORT -q 8 -n 6 -t "$TMO" \

@@ -76,7 +76,7 @@ if [ "$MTU" -gt 1024 ]; then
 	for n in A B; do
 		ip -n "vt$n" link set "vt$n" mtu 9000
 	done
-	vt_wait_for "ibv_devinfo -d vroceA | grep -q 'active_mtu:.*4096'" 10 ||
+	vt_wait_for "ibv_devinfo -d vroceA | grep 'active_mtu:.*4096' >/dev/null" 10 ||
 		vt_fail "vroceA's active MTU did not follow vtA's 9000"
 fi
 for d in vroceA vroceB; do

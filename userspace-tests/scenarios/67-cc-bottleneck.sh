@@ -147,9 +147,9 @@ cc_knobs
 # qd FIELD: the red child's / tbf's counters on swr
 qstat() { tc -n vtsw -s qdisc show dev swr; }
 # tbf line: "Sent B bytes P pkt (dropped D, overlimits O requeues R)"
-tbf_sent() { qstat | awk '/^qdisc tbf/ { f = 1 } f && /Sent/ { print $2; exit }'; }
+tbf_sent() { qstat | awk '/^qdisc tbf/ { f = 1 } f && /Sent/ && !done { print $2; done = 1 }'; }
 # the tbf line counts its child's drops too: count that one only
-drops() { qstat | awk '/^qdisc tbf/ { f = 1 } f && /Sent/ { gsub(",", "", $7); print $7 + 0; exit }'; }
+drops() { qstat | awk '/^qdisc tbf/ { f = 1 } f && /Sent/ && !done { gsub(",", "", $7); print $7 + 0; done = 1 }'; }
 rxb() { ip netns exec vtsw cat /sys/class/net/sw$1/statistics/rx_bytes; }
 
 # run NAME SECS: both ib_write_bw pairs for SECS, sampled each second
@@ -163,7 +163,7 @@ run() {
 		srv+=($!)
 	done
 	for i in 1 2; do
-		vt_wait_for "ip netns exec vtr ss -ltn | grep -q :$((18600 + i))" 30 ||
+		vt_wait_for "ip netns exec vtr ss -ltn | grep :$((18600 + i)) >/dev/null" 30 ||
 			vt_fail "$name: server $i did not listen: $(cat "$out.srv$i")"
 	done
 	for i in 1 2; do

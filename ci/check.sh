@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ci/check.sh: what `make check` does, part by part, each part timed: the
+# set-up, the module for both kernels, the congestion-control model's
+# tests, the user-space tests, then every scenario on both kernels
+# (ci/run-tests.sh, which prints the parts' times before its last line
+# "N passed, N failed, N skipped").
+set -euo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+VROCE_CHECK_START=$(date +%s)
+VROCE_TIMES_FILE=$(mktemp "${TMPDIR:-/tmp}/vroce-times.XXXXXX")
+export VROCE_CHECK_START VROCE_TIMES_FILE
+trap 'rm -f "$VROCE_TIMES_FILE"' EXIT
+
+# part NAME CMD...: run CMD, record how long it took.
+part() {
+	local name=$1 start=$SECONDS
+	shift
+	"$@"
+	printf '%-28s %5s s\n' "$name" "$((SECONDS - start))" >>"$VROCE_TIMES_FILE"
+}
+
+part "set-up" "$SRC/ci/setup.sh"
+part "module, both kernels" make --no-print-directory -C "$SRC" modules-all
+part "cc-model tests" make --no-print-directory -C "$SRC/userspace-tests/cc-model" check
+part "user-space tests build" make --no-print-directory -C "$SRC/userspace-tests" tests
+"$SRC/ci/run-tests.sh" "$@"
