@@ -28,4 +28,16 @@
 #define VROCE_QP_ACCESS_FLUSH	0
 #endif
 
+/*
+ * The length at which a CPU's receive backlog (where veth and loopback
+ * queue what they are sent) drops packets (HAVE_NET_HOTDATA).
+ */
+#ifdef HAVE_NET_HOTDATA
+#include <net/hotdata.h>
+#define vroce_max_backlog()	READ_ONCE(net_hotdata.max_backlog)
+#else
+#include <linux/netdevice.h>
+#define vroce_max_backlog()	READ_ONCE(netdev_max_backlog)
+#endif
+
 #endif /* VROCE_COMPAT_H */

@@ -22,6 +22,7 @@ static void vroce_dealloc_driver(struct ib_device *ibdev)
 	vroce_cc_sysfs_cleanup(vdev);
 	vroce_fault_cleanup(vdev);
 	vroce_loop_cleanup(vdev);
+	vroce_txq_dev_cleanup(vdev);
 	vroce_mcast_cleanup(vdev);
 	vroce_parent_del(vdev);
 	xa_destroy(&vdev->qps);
@@ -263,6 +264,7 @@ static int __init vroce_init(void)
 {
 	int err;
 
+	vroce_txq_init();
 	err = vroce_net_init();
 	if (err == -EADDRINUSE) {
 		pr_err("UDP port %d is taken (is rdma_rxe loaded?): vroce cannot run beside rdma_rxe, unload it first\n",
@@ -305,6 +307,7 @@ static void __exit vroce_exit(void)
 	unregister_module_notifier(&vroce_module_nb);
 	vroce_net_exit();
 	vroce_fault_module_exit();
+	vroce_txq_exit();
 }
 
 module_init(vroce_init);

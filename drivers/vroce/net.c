@@ -606,7 +606,6 @@ static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
 	struct udphdr *udph;
 	bool local = false;
 	u32 icrc;
-	int err;
 
 	dst = route ? vroce_route_cached(route, av, &local) : NULL;
 	if (!dst) {
@@ -664,8 +663,34 @@ static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
 
 	skb_dst_set(skb, dst);
 	skb->dev = dst->dev;
+	if (!sk)
+		/* unicast: from the flow's home CPU, in order (txq.c) */
+		return vroce_txq_xmit(vdev, skb, entropy, av->ipv6, !!route);
+	return vroce_pkt_out(vdev, sk, skb, av->ipv6);
+}
+
+/**
+ * vroce_pkt_out() - hand a packet to the IP stack
+ * @vdev: sending device (counts a failure)
+ * @sk: the multicast socket, or NULL
+ * @skb: IP header on, route set; consumed
+ * @ipv6: @skb is IPv6
+ *
+ * The route's device is the packet's, and its namespace the route's: a
+ * queued packet's device may have left since (txq.c).
+ *
+ * Return: 0, or -ENOBUFS: dropped on the way (a full backlog), counted.
+ */
+int vroce_pkt_out(struct vroce_dev *vdev, struct sock *sk,
+		  struct sk_buff *skb, bool ipv6)
+{
+	struct net_device *dev = skb_dst(skb)->dev;
+	struct net *net = dev_net(dev);
+	int err;
+
+	skb->dev = dev;
 	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
-	if (av->ipv6)
+	if (ipv6)
 		err = ip6_local_out(net, sk, skb);
 	else
 		err = ip_local_out(net, sk, skb);

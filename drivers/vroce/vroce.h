@@ -229,6 +229,15 @@ int vroce_net_get(struct net *net);
 void vroce_loop_init(struct vroce_dev *vdev);
 void vroce_loop_cleanup(struct vroce_dev *vdev);
 void vroce_net_put(struct net *net);
+int vroce_pkt_out(struct vroce_dev *vdev, struct sock *sk,
+		  struct sk_buff *skb, bool ipv6);
+
+/* txq.c */
+int vroce_txq_xmit(struct vroce_dev *vdev, struct sk_buff *skb, u32 entropy,
+		   bool ipv6, bool can_retry);
+void vroce_txq_dev_cleanup(struct vroce_dev *vdev);
+void vroce_txq_init(void);
+void vroce_txq_exit(void);
 
 /* verbs.c */
 int vroce_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);

@@ -66,7 +66,8 @@ vt_wait_for() {
 
 # vt_netns_pair NS1 NS2: network namespaces vtNS1 and vtNS2 joined by a veth
 # pair (interfaces vtNS1 in vtNS1, vtNS2 in vtNS2), addresses 192.168.77.1/24
-# and 192.168.77.2/24, both up, each flow kept in order (vt_veth_in_order).
+# and 192.168.77.2/24, both up: a plain veth, nothing tuned (vroce keeps
+# each QP's packets in order itself, 68-tx-order).
 # Two RDMA devices must sit in different namespaces to talk over a veth:
 # within one namespace the kernel routes local addresses over loopback.  Run commands inside with
 # "ip netns exec vtNS1 CMD".  The runner deletes vt* namespaces afterwards.
@@ -80,17 +81,15 @@ vt_netns_pair() {
 		ip -n "$a" link set "$a" up && ip -n "$b" link set "$b" up; }; then
 		vt_fail "vt_netns_pair $1 $2"
 	fi
-	vt_veth_in_order "$a:$a" "$b:$b"
 }
 
 # vt_veth_in_order NS:DEV...: RPS over every CPU on each veth end DEV (in
-# namespace NS), so that the veth keeps each flow in order, as an
-# Ethernet fabric does.  Without it a veth queues what a CPU sends on that
-# CPU's backlog (netif_rx) and the backlogs drain independently: a flow
-# sent from two CPUs (a vroce QP runs on whichever CPU its doorbell, ACK
-# or pace timer came on) is reordered, and RC answers with sequence NAKs
-# and go-back-N.  With RPS a flow (one UDP source port per QP) goes to one
-# backlog, in the order it was sent.
+# namespace NS).  Not for a vroce sender's veth: vroce sends each QP's
+# packets from one CPU (txq.c).  For the far side of a qdisc that delays
+# packets (tbf): it dequeues on whichever CPU its timer or a sender runs
+# on, and the veth queues what a CPU sends on that CPU's backlog, so the
+# qdisc's FIFO order is lost there; a switch keeps it.  With RPS a flow
+# (one UDP source port per QP) goes to one backlog, in the order sent.
 vt_veth_in_order() {
 	local nd mask
 	mask=$(printf '%x' $(((1 << $(nproc)) - 1)))

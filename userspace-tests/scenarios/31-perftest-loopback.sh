@@ -18,7 +18,8 @@ ip4=$(vt_eth0_ipv4)
 # perf_once PROG ARGS...: one server + client run.  Returns 75 when
 # perftest could not measure the CPU clock (its linear fit of cycles
 # against time fails now and then on a loaded emulated host: "Can't
-# produce a report"), 76 when the rdma_cm connection was rejected.
+# produce a report", on the client or on the server, whose exit then
+# fails the client), 76 when the rdma_cm connection was rejected.
 perf_once() {
 	local prog=$1 port=$((19000 + RANDOM % 1000)) out rc=0
 	shift
@@ -41,7 +42,9 @@ perf_once() {
 	if [ "$rc" -ne 0 ]; then
 		kill "$srv" 2>/dev/null
 		wait "$srv" 2>/dev/null
+		# the server's clock fit failing ends its connection too
 		grep -q "Can't produce a report" <<<"$out" && return 75
+		grep -q "Can't produce a report" "$VROCE_JOB/srv.$$" && return 75
 		# An rdma_cm connection is now and then rejected as if nobody
 		# listened (reason 8, invalid service ID) on a loaded host;
 		# perftest then crashes in librdmacm.  A server that saw such

@@ -12,8 +12,8 @@
 # swr (the bridge's port toward the receiver) has the bottleneck as its
 # egress qdisc: tbf at BN_MBIT (root), RoCE in its own class under it
 # ("red ... ecn", bounded by RED_LIMIT bytes), other traffic in a FIFO
-# class; every veth end spreads its receive backlog by RPS (why: at the
-# topology).  Each sender runs RC ib_write_bw to its own server
+# class; the receiver's veth end spreads its receive backlog by RPS (why:
+# at the topology), no other veth is tuned.  Each sender runs RC ib_write_bw to its own server
 # on vroceR (two ports).  Per-sender bytes are sampled every second at
 # the bridge's ingress ports sw1 / sw2 (rx_bytes), the bottleneck's sent
 # bytes and drops from "tc -s qdisc" on swr.
@@ -78,10 +78,11 @@ topo() {
 }
 topo || vt_fail "topology"
 
-# An Ethernet fabric keeps a flow in order; a veth does not when the flow
-# is sent from two CPUs (vt_veth_in_order says why), and a vroce QP sends
-# from whichever CPU runs it, the bottleneck's qdisc dequeues on either.
-vt_veth_in_order vts1:vts1 vts2:vts2 vtsw:sw1 vtsw:sw2 vtsw:swr vtr:vtr
+# An Ethernet switch keeps a flow in order through its queue; the tbf
+# dequeues on either CPU and the veth behind it does not (vt_veth_in_order
+# says why): only the receiver's end of the bottleneck gets RPS.  The
+# senders' veths are plain: vroce keeps each QP's packets in order.
+vt_veth_in_order vtr:vtr
 # Little but RoCE crosses the bottleneck at all: perftest's TCP exchange
 # negotiates ECN, neighbours are static (no ARP), IPv6 is off (no ND, no
 # MLD); what remains goes to the FIFO class below.

@@ -1,0 +1,147 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 600
+#
+# One QP's packets stay in order whatever CPU sends them (acceptance 3 of
+# the issue "DCQCN where users actually run it").  Two namespaces on a plain
+# veth pair (no RPS, nothing tuned), a vroce device in each; RC
+# ib_write_bw of 64 KiB messages in both directions at once, so both vCPUs
+# send, and the scheduler moves the processes between them.  A veth queues
+# a packet on the sending CPU's backlog, so without vroce's per-flow home
+# CPU (txq.c) a QP sending from two CPUs is reordered and RC answers with
+# sequence NAKs and go-back-N.
+# Rounds of VT_TXORDER_SECS (default 30) seconds: 1 QP a direction, 16
+# QPs a direction, and 1 QP a direction paced by congestion control at a
+# 40 Mb/s line rate (its pace timer sends too, on whichever CPU it fires);
+# then the same for a third of the time with the module's tx_flow_cpu
+# off, whose out_of_sequence is only reported (how often two CPUs interleave one QP depends on the
+# host: an emulated guest's vCPUs take turns on one host thread).
+# Pass: with tx_flow_cpu on, 0 out_of_sequence on both devices in every
+# round, both directions moved data.
+set -euo pipefail
+. "$VROCE_SRC/userspace-tests/lib/common.sh"
+. "$VROCE_SRC/userspace-tests/lib/vroce.sh"
+. "$VROCE_SRC/userspace-tests/lib/cc.sh"
+
+SECS=${VT_TXORDER_SECS:-30}
+MSG=65536
+PARAM=/sys/module/vroce/parameters/tx_flow_cpu
+
+command -v ib_write_bw >/dev/null || vt_skip "no ib_write_bw (perftest)"
+[ "$(nproc)" -ge 2 ] || vt_skip "one CPU: nothing to reorder"
+
+# sum NAME: the counter summed over both devices
+sum() { echo $(($(vt_counter vroceA "$1") + $(vt_counter vroceB "$1"))); }
+
+# shellcheck disable=SC2119
+vt_load_vroce
+[ -w "$PARAM" ] || vt_fail "no writable $PARAM"
+vt_vroce_netns_pair
+for ns in vtA vtB; do
+	rps=$(ip netns exec $ns cat /sys/class/net/$ns/queues/rx-0/rps_cpus)
+	[ $((16#${rps//,/})) -eq 0 ] || vt_fail "RPS is on at $ns ($rps): this test is about a plain veth"
+done
+
+# veth_drops: packets the two veth ends dropped (a full backlog)
+veth_drops() {
+	local n=0 ns v
+	for ns in vtA vtB; do
+		for v in rx_dropped tx_dropped; do
+			n=$((n + $(ip netns exec $ns cat /sys/class/net/$ns/statistics/$v)))
+		done
+	done
+	echo $n
+}
+
+# gbps FILE: Gb/s from an ib_write_bw client's result row ("bytes
+# iterations peak avg msg_rate"): its iterations over SECS (its average
+# column reads 0 with several QPs and -D)
+gbps() {
+	awk -v s=$MSG -v t="$SECS" '$1 == s { v = $2 } END { printf "%.3f\n", v * s * 8 / t / 1e9 }' "$1"
+}
+
+# bw QPS NAME: RC WRITE both ways for SECS with QPS QPs a direction;
+# sets RATES to "B->A A->B" Gb/s from the clients' reports
+bw() {
+	local qps=$1 name=$2 out=$VROCE_JOB/$VT_NAME.$2 pids=() i rc=0
+	ip netns exec vtA timeout -k 5 $((SECS + 120)) ib_write_bw -d vroceA -x 1 -F \
+		-q "$qps" -p 18701 -s $MSG -D "$SECS" --report_gbits >"$out.srvA" 2>&1 &
+	pids+=($!)
+	ip netns exec vtB timeout -k 5 $((SECS + 120)) ib_write_bw -d vroceB -x 1 -F \
+		-q "$qps" -p 18702 -s $MSG -D "$SECS" --report_gbits >"$out.srvB" 2>&1 &
+	pids+=($!)
+	vt_wait_for "ip netns exec vtA ss -ltn | grep :18701 >/dev/null" 30 ||
+		vt_fail "$name: server A did not listen: $(cat "$out.srvA")"
+	vt_wait_for "ip netns exec vtB ss -ltn | grep :18702 >/dev/null" 30 ||
+		vt_fail "$name: server B did not listen: $(cat "$out.srvB")"
+	ip netns exec vtB timeout -k 5 $((SECS + 120)) ib_write_bw -d vroceB -x 1 -F \
+		-q "$qps" -p 18701 -s $MSG -D "$SECS" --report_gbits 192.168.77.1 \
+		>"$out.cliB" 2>&1 &
+	pids+=($!)
+	ip netns exec vtA timeout -k 5 $((SECS + 120)) ib_write_bw -d vroceA -x 1 -F \
+		-q "$qps" -p 18702 -s $MSG -D "$SECS" --report_gbits 192.168.77.2 \
+		>"$out.cliA" 2>&1 &
+	pids+=($!)
+	for i in "${pids[@]}"; do
+		wait "$i" || rc=$?
+	done
+	[ "$rc" -eq 0 ] || vt_fail "$name: an ib_write_bw failed (exit $rc): $(tail -n 3 "$out".*)"
+	RATES="$(gbps "$out.cliB") $(gbps "$out.cliA")"
+}
+
+# round QPS NAME: one bw run; sets OOS (out_of_sequence seen) and RATES
+round() {
+	local oos0 nak0 to0 txe0 d0
+	oos0=$(sum out_of_sequence)
+	nak0=$(sum packet_seq_err)
+	to0=$(sum local_ack_timeout_err)
+	txe0=$(sum tx_errors)
+	d0=$(veth_drops)
+	bw "$1" "$2"
+	OOS=$(($(sum out_of_sequence) - oos0))
+	vt_log "$2: $1 QP(s) a direction, Gb/s B->A A->B: $RATES;" \
+		"out_of_sequence $OOS, sequence NAKs $(($(sum packet_seq_err) - nak0))," \
+		"timeouts $(($(sum local_ack_timeout_err) - to0)), tx_errors $(($(sum tx_errors) - txe0)),"\
+		"veth drops $(($(veth_drops) - d0))"
+}
+
+# paced: congestion control on, each device's line rate below what the
+# path carries, so pace timers send too (from whichever CPU they fire on)
+paced() {
+	local d
+	for d in vroceA vroceB; do
+		vt_cc_set $d enable "$1"
+		vt_cc_set $d line_rate "$2"
+	done
+}
+
+# check NAME: the round's order and progress
+check() {
+	local r1 r2
+	[ "$OOS" -eq 0 ] || vt_fail "$1: $OOS out_of_sequence (Gb/s $RATES)"
+	read -r r1 r2 <<<"$RATES"
+	awk -v a="$r1" -v b="$r2" 'BEGIN { exit !(a > 0 && b > 0) }' ||
+		vt_fail "$1: a direction moved nothing (Gb/s $RATES)"
+}
+
+result=
+full=$SECS
+for mode in 1 0; do
+	echo $mode >"$PARAM"
+	# the control rounds only report: a third of the time
+	[ $mode = 1 ] || SECS=$(((full + 2) / 3))
+	paced 0 0
+	round 1 "one-qp-$mode"
+	r1="$RATES / $OOS"
+	[ $mode = 0 ] || check "1 QP a direction"
+	round 16 "sixteen-qp-$mode"
+	r16="$RATES / $OOS"
+	[ $mode = 0 ] || check "16 QPs a direction"
+	paced 1 40
+	round 1 "paced-$mode"
+	rp="$RATES / $OOS"
+	[ $mode = 0 ] || check "1 paced QP a direction"
+	result+="tx_flow_cpu=$mode: 1 QP $r1, 16 QPs $r16, paced $rp; "
+done
+echo 1 >"$PARAM"
+vt_pass "Gb/s B->A A->B / out_of_sequence: ${result%; }"
