@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ci/check.sh: what `make check` does, part by part, each part timed: the
-# set-up, the module for both kernels, the congestion-control model's
+# set-up, the harness's own self-test (its kernel-log patterns), the module
+# for both kernels, the congestion-control model's
 # tests, the user-space tests, then every scenario on both kernels
 # (ci/run-tests.sh, which prints the parts' times before its last line
 # "N passed, N failed, N skipped").
@@ -23,6 +24,7 @@ part() {
 }
 
 part "set-up" "$SRC/ci/setup.sh"
+part "harness self-test" "$SRC/ci/vm/selftest.sh"
 part "module, both kernels" make --no-print-directory -C "$SRC" modules-all
 part "cc-model tests" make --no-print-directory -C "$SRC/userspace-tests/cc-model" check
 part "user-space tests build" make --no-print-directory -C "$SRC/userspace-tests" tests

@@ -333,6 +333,31 @@ run_boot() {
 		missing=0
 	done
 
+	# The kernel log outside every scenario's window: the boot, between
+	# scenarios, and what the console caught after the guest's last dump
+	# (module unload, power-off).  Its own result, "kernel-log".
+	local kl_st=PASS kl_sfx=() ts
+	for s in "${sfxs[@]}"; do
+		[ -f "$job/dmesg$s.txt" ] || continue
+		ts=$(tail -n 1 "$job/dmesg$s.txt" | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p')
+		{
+			klog_outside <"$job/dmesg$s.txt" | klog_bad || true
+			awk -v t="${ts:-0}" 'match($0, /^\[ *[0-9.]+\]/) {
+				v = substr($0, 2, RLENGTH - 2) + 0; if (v > t) print }' \
+				"$job/console$s.log" 2>/dev/null | klog_bad || true
+		} >"$job/kernel-log$s.kbad"
+		if [ -s "$job/kernel-log$s.kbad" ]; then
+			kl_st=FAIL
+			kl_sfx+=("$s")
+		else
+			rm -f "$job/kernel-log$s.kbad"
+		fi
+	done
+	if [ -f "$job/dmesg${sfxs[0]}.txt" ]; then
+		report "$series" "$job" kernel-log "$kl_st" 0 \
+			"${kl_sfx:+a kernel report outside the scenarios}" "${kl_sfx[@]}"
+	fi
+
 	# A VM that did not finish: show how it ended.
 	for s in "${sfxs[@]}"; do
 		if [ "$died" = 1 ] || [ ! -f "$job/dmesg$s.txt" ]; then

@@ -7,8 +7,11 @@
 # A kernel log line matching this extended regex fails the scenario during
 # which it was printed.  Kept on one line so that grep -E sees one pattern.
 # "vroceN: destroy of ... still waits" is vroce's own: a destroy verb
-# waiting on a leaked reference (drivers/vroce/release.c).
-VT_KLOG_BAD='vroce[^ ]*: destroy of .* still waits for|BUG:|WARNING:|Oops|KASAN|UBSAN|possible circular locking|possible recursive locking|lockdep|inconsistent lock state|suspicious RCU usage|general protection fault|kmemleak|Kernel panic|unreferenced object|scheduling while atomic|sleeping function called from invalid context|hung_task|blocked for more than|refcount_t:|list_add corruption|list_del corruption'
+# waiting on a leaked reference (drivers/vroce/release.c).  RCU stalls
+# count: the guests keep time by the HPET, so a stall is a real one (a CPU
+# held by a loop), not the host's clock leaping.  A page allocation
+# failure counts whoever allocated: the guests have memory to spare.
+VT_KLOG_BAD='vroce[^ ]*: destroy of .* still waits for|BUG:|WARNING:|Oops|KASAN|UBSAN|possible circular locking|possible recursive locking|lockdep|inconsistent lock state|suspicious RCU usage|general protection fault|kmemleak|Kernel panic|unreferenced object|scheduling while atomic|sleeping function called from invalid context|hung_task|blocked for more than|refcount_t:|list_add corruption|list_del corruption|kernel BUG at|invalid opcode:|rcu: INFO: .* detected stalls|self-detected stall on CPU|page allocation failure'
 
 # The runner brackets every scenario with two lines of its own in the kernel
 # log (written to /dev/kmsg); they start with this tag.
@@ -31,6 +34,15 @@ klog_window() {
 # general protection fault ip:... in libfoo.so"): the program's bug, not a
 # kernel report.  Scenarios see the program's failure themselves.
 VT_KLOG_USER_FAULT='traps: [^ ]+\[[0-9]+\] general protection fault ip:'
+
+# klog_outside: from a kernel log on stdin, print the lines outside every
+# scenario's begin/end markers (boot, between scenarios, after the last).
+klog_outside() {
+	awk -v t="$VT_KLOG_TAG" '
+		index($0, t " begin ") { inside = 1; next }
+		index($0, t " end ") { inside = 0; next }
+		!inside'
+}
 
 # klog_bad: print the offending lines of a kernel log on stdin (the runner's
 # own marker lines and user-space faults excluded); exit status 0 if there

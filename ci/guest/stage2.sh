@@ -146,7 +146,7 @@ kill_strays() {
 
 # Put the kernel back into a neutral state after a scenario, whatever it
 # left behind.  vroce and rdma_rxe may never be loaded together, so rxe is
-# unloaded as well.
+# unloaded as well.  UNLOAD_FAILED: the modules that would not unload.
 cleanup() {
 	local pgid=$1 dev ns l
 	kill -KILL -- "-$pgid" 2>/dev/null
@@ -162,8 +162,16 @@ cleanup() {
 	for l in $(ip -o link show | awk -F': ' '$2 ~ /^vt/ {sub(/@.*/, "", $2); print $2}'); do
 		ip link delete "$l" 2>/dev/null
 	done
+	UNLOAD_FAILED=
 	for m in vroce rdma_rxe; do
-		grep -q "^$m " /proc/modules && rmmod "$m"
+		grep -q "^$m " /proc/modules || continue
+		# a deleted namespace's devices go away after "ip netns delete"
+		# returns: wait (15 s at most) for the last user to let go
+		for l in $(seq 75); do
+			[ "$(cat "/sys/module/$m/refcnt" 2>/dev/null || echo 0)" != 0 ] || break
+			sleep 0.2
+		done
+		rmmod "$m" || UNLOAD_FAILED="$UNLOAD_FAILED $m"
 	done
 	rm -rf "/tmp/vt-$2"
 }
@@ -258,6 +266,9 @@ run_scenario() {
 	124 | 137) status=FAIL reason="timeout after ${tmo}s" ;;
 	*) status=FAIL reason="exit status $rc" ;;
 	esac
+	# a module the scenario left in use is the scenario's leak
+	[ -z "$UNLOAD_FAILED" ] ||
+		status=FAIL reason="${reason:+$reason, }module$UNLOAD_FAILED would not unload"
 	if klog_bad <"/job/$name$SFX.kmsg" >"/job/$name$SFX.kbad"; then
 		status=FAIL reason="${reason:+$reason, }kernel log"
 	else

@@ -64,7 +64,12 @@ for line in \
 	"list_add corruption. next->prev should be prev" \
 	"list_del corruption, ffff888 ->next is LIST_POISON1" \
 	"hung_task: blocked tasks" \
-	"infiniband vroce0: destroy of QP 17 still waits for 1 references after 10000 ms"; do
+	"infiniband vroce0: destroy of QP 17 still waits for 1 references after 10000 ms" \
+	"kernel BUG at mm/slub.c:432!" \
+	"invalid opcode: 0000 [#1] PREEMPT SMP NOPTI" \
+	"rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:" \
+	"rcu: INFO: rcu_preempt self-detected stall on CPU" \
+	"kworker/0:1: page allocation failure: order:4, mode:0x40cc0(GFP_KERNEL|__GFP_COMP)"; do
 	check "pattern: $line" "[ 1.0] $line" "$(klog_bad <<<"[ 1.0] $line" || true)"
 done
 for line in \
@@ -75,6 +80,19 @@ for line in \
 	"traps: ib_atomic_lat[439] general protection fault ip:7f08 sp:7ffd error:0 in librdmacm.so.1[a472,7f08+15000]"; do
 	check "harmless: $line" "" "$(klog_bad <<<"[ 1.0] $line" || true)"
 done
+
+log_out='[    1.0] WARNING: at boot
+[    2.0] vroce-harness: begin 1 01-a
+[    2.1] WARNING: in 01-a
+[    2.2] vroce-harness: end 1 01-a
+[    3.0] BUG: between
+[    4.0] vroce-harness: begin 2 02-b
+[    4.1] ok
+[    4.2] vroce-harness: end 2 02-b
+[    5.0] Oops: at power-off'
+check "outside the windows: boot, between, after" \
+	"[    1.0] WARNING: at boot|[    3.0] BUG: between|[    5.0] Oops: at power-off" \
+	"$(klog_outside <<<"$log_out" | klog_bad | paste -sd '|')"
 
 check "series 6.1" 6.1 "$(vt_series 6.1.0-57-amd64)"
 check "series 6.12" 6.12 "$(vt_series 6.12.117+deb12-amd64)"

@@ -22,7 +22,6 @@ static void vroce_dealloc_driver(struct ib_device *ibdev)
 	vroce_cc_sysfs_cleanup(vdev);
 	vroce_fault_cleanup(vdev);
 	vroce_loop_cleanup(vdev);
-	vroce_txq_dev_cleanup(vdev);
 	vroce_mcast_cleanup(vdev);
 	vroce_parent_del(vdev);
 	xa_destroy(&vdev->qps);
@@ -44,6 +43,7 @@ const struct ib_device_ops vroce_dev_ops = {
 	.dealloc_driver = vroce_dealloc_driver,
 	.dealloc_pd = vroce_dealloc_pd,
 	.dealloc_ucontext = vroce_dealloc_ucontext,
+	.device_group = &vroce_cc_attr_group,
 	.disassociate_ucontext = vroce_disassociate_ucontext,
 	.fill_res_qp_entry = vroce_cc_fill_res_qp_entry,
 	.get_link_layer = vroce_get_link_layer,
@@ -170,7 +170,7 @@ static int vroce_register(const char *name, struct net_device *ndev)
 	if (err)
 		goto del_parent;
 	vroce_fault_init(vdev);
-	/* without cc/ the device still works, congestion control off */
+	/* mlx5's ecn/ under the netdev; without it cc/ has every setting */
 	vroce_cc_sysfs_init(vdev);
 	return 0;
 
@@ -218,6 +218,7 @@ static int vroce_netdev_event(struct notifier_block *nb, unsigned long event,
 	switch (event) {
 	case NETDEV_UNREGISTER:
 		/* Also sent when the netdev leaves for another namespace. */
+		vroce_cc_sysfs_cleanup(vdev);
 		ib_unregister_device_queued(ibdev);
 		break;
 	case NETDEV_UP:
@@ -283,9 +284,10 @@ static int __init vroce_init(void)
 	err = register_netdevice_notifier(&vroce_netdev_nb);
 	if (err)
 		goto parent_exit;
+	/* cc/'s attributes before the first device can be created */
+	vroce_cc_sysfs_module_init();
 	rdma_link_register(&vroce_link_ops);
 	vroce_fault_module_init();
-	vroce_cc_sysfs_module_init();
 	return 0;
 
 parent_exit:

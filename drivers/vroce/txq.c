@@ -20,9 +20,9 @@
  *
  * The drain of one CPU's queue has one owner at a time (VROCE_TXQ_DRAINING):
  * the tasklet, or a sender on that CPU that found packets queued before its
- * own.  Both run with bottom halves off.  A device that goes away first
- * takes its packets out of every queue, then waits for drains under way
- * (vroce_txq_dev_cleanup()).
+ * own.  Both run with bottom halves off.  A queued packet holds a
+ * reference on its device, so unregistering the device waits until it has
+ * gone out; a device already on its way out sends in place.
  */
 #include <linux/hash.h>
 #include <linux/interrupt.h>
@@ -146,6 +146,7 @@ again:
 			}
 			cb = *vroce_txq_cb(skb);
 			vroce_pkt_out(cb.vdev, NULL, skb, cb.ipv6);
+			ib_device_put(&cb.vdev->ibdev);
 		}
 	}
 	clear_bit_unlock(VROCE_TXQ_DRAINING, &txq->flags);
@@ -213,6 +214,12 @@ int vroce_txq_xmit(struct vroce_dev *vdev, struct sk_buff *skb, u32 entropy,
 		return err;
 	}
 
+	if (!ib_device_try_get(&vdev->ibdev)) {
+		/* being unregistered: nothing of it may be left queued */
+		err = vroce_pkt_out(vdev, NULL, skb, ipv6);
+		local_bh_enable();
+		return err;
+	}
 	vroce_txq_cb(skb)->vdev = vdev;
 	vroce_txq_cb(skb)->ipv6 = ipv6;
 	spin_lock(&txq->q.lock);
@@ -224,6 +231,7 @@ int vroce_txq_xmit(struct vroce_dev *vdev, struct sk_buff *skb, u32 entropy,
 		local_bh_enable();
 		vroce_counter_inc(vdev, VROCE_CNT_TX_ERR);
 		kfree_skb(skb);
+		ib_device_put(&vdev->ibdev);
 		return -ENOBUFS;
 	}
 
@@ -234,36 +242,6 @@ int vroce_txq_xmit(struct vroce_dev *vdev, struct sk_buff *skb, u32 entropy,
 		smp_call_function_single_async(cpu, &txq->kick);
 	local_bh_enable();
 	return 0;
-}
-
-/**
- * vroce_txq_dev_cleanup() - drop a departing device's queued packets
- * @vdev: the device, from dealloc_driver
- *
- * After it, no CPU sends or counts a packet of @vdev.
- */
-void vroce_txq_dev_cleanup(struct vroce_dev *vdev)
-{
-	struct sk_buff *skb, *tmp;
-	struct sk_buff_head drop;
-	unsigned int cpu;
-
-	__skb_queue_head_init(&drop);
-	for_each_possible_cpu(cpu) {
-		struct vroce_txq *txq = per_cpu_ptr(&vroce_txqs, cpu);
-
-		spin_lock_bh(&txq->q.lock);
-		skb_queue_walk_safe(&txq->q, skb, tmp) {
-			if (vroce_txq_cb(skb)->vdev != vdev)
-				continue;
-			__skb_unlink(skb, &txq->q);
-			__skb_queue_tail(&drop, skb);
-		}
-		spin_unlock_bh(&txq->q.lock);
-	}
-	__skb_queue_purge(&drop);
-	/* a drain under way holds packets off the queue, bottom halves off */
-	synchronize_net();
 }
 
 /**
@@ -286,8 +264,9 @@ void vroce_txq_init(void)
 /**
  * vroce_txq_exit() - stop the queues, at module unload
  *
- * Every device is gone (ib_unregister_driver()), so the queues are empty;
- * a kick or a drain may still be on its way.
+ * Every device is gone (ib_unregister_driver()), and its queued packets
+ * with it (each held the device); a kick or a drain may still be on its
+ * way.
  */
 void vroce_txq_exit(void)
 {

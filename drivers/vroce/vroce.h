@@ -235,7 +235,6 @@ int vroce_pkt_out(struct vroce_dev *vdev, struct sock *sk,
 /* txq.c */
 int vroce_txq_xmit(struct vroce_dev *vdev, struct sk_buff *skb, u32 entropy,
 		   bool ipv6, bool can_retry);
-void vroce_txq_dev_cleanup(struct vroce_dev *vdev);
 void vroce_txq_init(void);
 void vroce_txq_exit(void);
 

@@ -17,17 +17,25 @@ vt_cc_die() {
 	vt_fail "$*"
 }
 
-# vt_cc_dir DEV: the device's cc/ directory.
+# vt_cc_dir DEV: the device's cc/ directory (a flat attribute group:
+# the per-priority enables are the lists roce_np_enable and roce_rp_enable,
+# e.g. 0,0,0,1,0,0,0,0 for priority 3 alone).
 vt_cc_dir() { echo "$(vt_sys "$1")/cc"; }
 
-# vt_cc_set DEV FILE VALUE: write a cc/ file (FILE may be a path below
-# cc/, e.g. roce_rp/enable/1) and check that it reads back VALUE.
+# vt_cc_ecn NETDEV: mlx5's per-netdev ECN directory that vroce adds under
+# the netdev of a device (roce_np/enable/<prio>, roce_rp/enable/<prio>);
+# only in the netdev's own network namespace.
+vt_cc_ecn() { echo "/sys/class/net/$1/ecn"; }
+
+# vt_cc_set DEV FILE VALUE: write a cc/ file and check that it reads back
+# exactly VALUE (roce_rp_enable: e.g. 1,0,1,1,1,1,1,1).
 vt_cc_set() {
-	local f
+	local f v
 	f=$(vt_cc_dir "$1")/$2
 	[ -f "$f" ] || vt_fail "$1: no $f (cc/ sysfs missing)"
 	echo "$3" >"$f" || vt_fail "$1: echo $3 > $f refused"
-	grep -qw -- "$3" "$f" || vt_fail "$1: $f reads '$(cat "$f")' after writing $3"
+	v=$(cat "$f")
+	[ "$v" = "$3" ] || vt_fail "$1: $f reads '$v' after writing $3"
 }
 
 # vt_cc_get DEV FILE

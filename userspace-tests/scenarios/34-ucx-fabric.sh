@@ -48,6 +48,9 @@ pair() {
 	if ! out=$("${cx[@]}" timeout -k 5 90 bash -c "$ccmd" 2>&1); then
 		kill "$srv" 2>/dev/null
 		wait "$srv"
+		# whole outputs for the post-mortem (a library's backtrace)
+		printf '%s\n' "$out" >"$VROCE_JOB/$VT_NAME.client.txt"
+		cp "$LOG/srv" "$VROCE_JOB/$VT_NAME.server.txt"
 		vt_fail "$name client: $(tail -4 <<<"$out") // server: $(tail -4 "$LOG/srv")"
 	fi
 	wait "$srv" || vt_fail "$name server: $(tail -4 "$LOG/srv")"

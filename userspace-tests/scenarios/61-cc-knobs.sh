@@ -4,8 +4,11 @@
 # /sys/class/infiniband/<dev>/cc/: every file is there, root-writable, with
 # its default; valid values read back; out-of-range values and garbage fail
 # with EINVAL and keep the old value (each knob: below min, max + 1,
-# "abc"); cc/enable sets and clears every roce_np/roce_rp priority; the
-# port's speed and width (sysfs rate, ibv_devinfo) follow cc/line_rate.
+# "abc"); cc/enable sets and clears every roce_np/roce_rp priority, seen
+# in cc/roce_{np,rp}_enable (lists, "0,0,0,1,0,0,0,0") and in mlx5's
+# layout /sys/class/net/<netdev>/ecn/roce_{np,rp}/enable/<prio>, which
+# goes with the device; the port's speed and width (sysfs rate,
+# ibv_devinfo) follow cc/line_rate.
 # The knob table below is this test's own; the rows of the cc/ table in
 # Documentation/congestion-control.md must agree with it.
 . "$VROCE_SRC/userspace-tests/lib/common.sh"
@@ -55,12 +58,16 @@ write_einval() {
 	vt_expect_eq "$1 after a bad write of '$2'" "$(cat "$1")" "$old"
 }
 
-# prios SIDE: the eight roce_SIDE/enable/<prio> values, as one string.
+# prios SIDE: cc/roce_SIDE_enable as one string of eight digits, after
+# checking that mlx5's ecn/roce_SIDE/enable/<prio> files agree with it.
 prios() {
-	local p s=
+	local p l s='' e=''
+	l=$(<"$CC/roce_$1_enable")
+	s=${l//,/}
 	for p in 0 1 2 3 4 5 6 7; do
-		s+=$(cat "$CC/roce_$1/enable/$p")
+		e+=$(<"$ECN/roce_$1/enable/$p")
 	done
+	vt_expect_eq "ecn/roce_$1/enable/* against cc/roce_$1_enable" "$e" "$s"
 	echo "$s"
 }
 
@@ -71,7 +78,9 @@ vt_load_vroce
 ip link set eth0 up
 vt_link_add vroce0 eth0
 CC=$(vt_sys vroce0)/cc
+ECN=/sys/class/net/eth0/ecn
 [ -d "$CC" ] || vt_fail "no $CC"
+[ -d "$ECN" ] || vt_fail "no $ECN"
 
 # The line rate starts at the netdev's speed, 0 when it has none.
 speed=$(cat /sys/class/net/eth0/speed 2>/dev/null) || speed=-1
@@ -84,9 +93,7 @@ files="enable flavour line_rate cnp_delay_us"
 while read -r name _ _ _; do
 	[ -n "$name" ] && files+=" $name"
 done <<<"$KNOBS"
-for p in 0 1 2 3 4 5 6 7; do
-	files+=" roce_np/enable/$p roce_rp/enable/$p"
-done
+files+=" roce_np_enable roce_rp_enable"
 n=0
 for f in $files; do
 	[ -f "$CC/$f" ] || vt_fail "no cc/$f"
@@ -95,6 +102,18 @@ for f in $files; do
 done
 got=$(cd "$CC" && find . -type f | wc -l)
 vt_expect_eq "files under cc/" "$got" "$n"
+got=$(cd "$CC" && find . -mindepth 1 -type d | wc -l)
+vt_expect_eq "directories under cc/" "$got" 0
+necn=0
+for p in 0 1 2 3 4 5 6 7; do
+	for f in roce_np/enable/$p roce_rp/enable/$p; do
+		[ -f "$ECN/$f" ] || vt_fail "no ecn/$f"
+		vt_expect_eq "mode of ecn/$f" "$(stat -c %a "$ECN/$f")" 644
+		necn=$((necn + 1))
+	done
+done
+got=$(cd "$ECN" && find . -type f | wc -l)
+vt_expect_eq "files under ecn/" "$got" "$necn"
 
 vt_expect_eq "cc/enable default" "$(cat "$CC/enable")" 0
 vt_expect_eq "cc/flavour default" "$(cat "$CC/flavour")" nvidia
@@ -155,23 +174,32 @@ vt_expect_eq "roce_rp after enable=0" "$(prios rp)" 00000000
 for bad in 2 abc -1 ""; do
 	write_einval "$CC/enable" "$bad"
 done
-write_ok "$CC/roce_np/enable/3" 1
+write_ok "$CC/roce_np_enable" 0,0,0,1,0,0,0,0
 vt_expect_eq "roce_np with prio 3" "$(prios np)" 00010000
 vt_expect_eq "roce_rp with np prio 3" "$(prios rp)" 00000000
 vt_expect_eq "cc/enable with one np prio" "$(cat "$CC/enable")" 1
-write_ok "$CC/roce_rp/enable/7" 1
+write_ok "$ECN/roce_rp/enable/7" 1
 vt_expect_eq "roce_rp with prio 7" "$(prios rp)" 00000001
 for bad in 2 abc ""; do
-	write_einval "$CC/roce_np/enable/0" "$bad"
-	write_einval "$CC/roce_rp/enable/7" "$bad"
+	write_einval "$ECN/roce_np/enable/0" "$bad"
+	write_einval "$ECN/roce_rp/enable/7" "$bad"
 done
-write_ok "$CC/roce_np/enable/3" 0
-write_ok "$CC/roce_rp/enable/7" 0
+for bad in 0,0,0,0,0,0,0 0,0,0,0,0,0,0,0,0 0,0,0,0,0,0,0,2 00000000 \
+	"0 0 0 0 0 0 0 0" "0,0,0,0,0,0,0,0," ",0,0,0,0,0,0,0,0" 1 abc ""; do
+	write_einval "$CC/roce_np_enable" "$bad"
+	write_einval "$CC/roce_rp_enable" "$bad"
+done
+write_ok "$ECN/roce_np/enable/3" 0
+write_ok "$CC/roce_rp_enable" 0,0,0,0,0,0,0,0
 vt_expect_eq "cc/enable with no prio" "$(cat "$CC/enable")" 0
 write_ok "$CC/enable" 1
-write_ok "$CC/roce_rp/enable/0" 0
+write_ok "$ECN/roce_rp/enable/0" 0
 vt_expect_eq "roce_rp after clearing prio 0" "$(prios rp)" 01111111
+vt_expect_eq "cc/roce_rp_enable after clearing prio 0" \
+	"$(cat "$CC/roce_rp_enable")" 0,1,1,1,1,1,1,1
 vt_expect_eq "cc/enable with some prios" "$(cat "$CC/enable")" 1
+write_ok "$CC/roce_rp_enable" 1,0,1,0,1,0,1,0
+vt_expect_eq "roce_rp written as a list" "$(prios rp)" 10101010
 write_ok "$CC/enable" 0
 
 # --- cnp_delay_us ---
@@ -219,7 +247,8 @@ write_ok "$CC/rp_ai_rate" 9
 	end=$((SECONDS + 5))
 	while [ -e "$CC/rp_ai_rate" ] && [ $SECONDS -lt $end ]; do
 		echo 7 2>/dev/null >"$CC/rp_ai_rate"
-		cat 2>/dev/null "$CC/roce_np/enable/1" >/dev/null
+		cat 2>/dev/null "$CC/roce_np_enable" >/dev/null
+		echo 1 2>/dev/null >"$ECN/roce_rp/enable/1"
 	done
 ) &
 writer=$!
@@ -227,8 +256,12 @@ sleep 0.2
 rdma link delete vroce0 || vt_fail "rdma link delete"
 wait "$writer"
 [ -e "$CC" ] && vt_fail "cc/ outlived vroce0"
+# dealloc_driver removes ecn/ from eth0; the deletion may still run
+vt_wait_for "[ ! -e $ECN ]" 10 || vt_fail "ecn/ outlived vroce0"
 vt_link_add vroce0 eth0
 vt_expect_eq "rp_ai_rate of a new device" "$(cat "$CC/rp_ai_rate")" 5
+vt_expect_eq "ecn/roce_rp/enable/1 of a new device" \
+	"$(cat "$ECN/roce_rp/enable/1")" 0
 rdma link delete vroce0 || vt_fail "rdma link delete"
 
 # --- a netdev with a speed: veth says 10000 Mb/s ---
@@ -242,4 +275,4 @@ vt_expect_eq "port rate on veth" "$(cat "$(vt_sys vroce1)/ports/1/rate")" \
 rdma link delete vroce1 || vt_fail "rdma link delete vroce1"
 ip link del vtcc0
 
-vt_pass "$n files, defaults, ranges, EINVAL keeps values, enable, flavour, line_rate -> port speed"
+vt_pass "$n files in cc/, $necn in ecn/, defaults, ranges, EINVAL keeps values, enable, flavour, line_rate -> port speed"

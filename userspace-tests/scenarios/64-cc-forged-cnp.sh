@@ -6,7 +6,8 @@
 # CNPs that must not act are counted and change nothing else.
 #
 # Two namespaces on a veth pair; cc/enable=1 on vroceA and vroceB, but
-# vroceA's roce_rp/enable/1 = 0.  Three cc_qp pairs, clients on vroceA:
+# vroceA's cc/roce_rp_enable = 1,0,1,1,1,1,1,1 (priority 1 off).  Three
+# cc_qp pairs, clients on vroceA:
 #   cc:    RC, traffic class 0 (priority 0, reaction point on)
 #   prio1: RC, traffic class 32 (DSCP 8, priority 1, reaction point off)
 #   uc:    UC (no congestion control)
@@ -35,7 +36,7 @@ FORGE=$VROCE_SRC/userspace-tests/tools/cnp_forge.py
 LINE_MBPS=10000
 
 vt_cc_pair
-vt_cc_set vroceA roce_rp/enable/1 0
+vt_cc_set vroceA roce_rp_enable 1,0,1,1,1,1,1,1
 vt_cc_set vroceA line_rate "$LINE_MBPS"
 # the spoofed peer's replies go nowhere
 ip -n vtA neigh replace 192.168.77.3 lladdr 02:00:00:77:00:03 dev vtA nud permanent

@@ -64,7 +64,7 @@ toggle() {
 				echo 0 >"$cc/enable"
 			else
 				echo 1 >"$cc/enable"
-				echo $((i % 2)) >"$cc/roce_rp/enable/0"
+				echo "$((i % 2)),1,1,1,1,1,1,1" >"$cc/roce_rp_enable"
 			fi
 			if [ $((i % 3)) -eq 0 ]; then
 				echo paper >"$cc/flavour"

@@ -26,7 +26,7 @@ struct vroce_qp;
 #define VROCE_CC_NR_PRIOS	8
 /* DCQCN's maximum rate on a port without a line rate: 400 Gb/s, in kb/s. */
 #define VROCE_CC_UNLIMITED_KBPS	400000000U
-/* cc/, cc/roce_np/, cc/roce_np/enable/, cc/roce_rp/, cc/roce_rp/enable/ */
+/* ecn/, ecn/roce_np/, ecn/roce_np/enable/, ecn/roce_rp/, ecn/roce_rp/enable/ */
 #define VROCE_CC_NR_DIRS	5
 /* Largest CNP generation delay, us. */
 #define VROCE_CC_CNP_DELAY_MAX	1000000U
@@ -44,8 +44,9 @@ struct vroce_qp;
  * @np_enable: bit per priority: CE-marked packets make CNPs
  * @rp_enable: bit per priority: CNPs cut the rate; data packets ECT(0)
  * @cnp_delay_us: vroce's own: CNPs leave this long after the CE mark
- * @dirs: cc/ and its subdirectories in sysfs (cc/sysfs.c), children
- *	after their parents; NULL where absent
+ * @dirs: ecn/ under the netdev and its subdirectories (cc/sysfs.c),
+ *	children after their parents; NULL where absent
+ * @ecn_gone: vroce_cc_sysfs_cleanup() ran: ecn/ is not (re)created
  */
 struct vroce_cc_dev {
 	spinlock_t lock; /* see above */
@@ -55,6 +56,7 @@ struct vroce_cc_dev {
 	u8 rp_enable;
 	u32 cnp_delay_us;
 	struct kobject *dirs[VROCE_CC_NR_DIRS];
+	bool ecn_gone;
 };
 
 /**
@@ -104,7 +106,8 @@ void vroce_cc_cfg(struct vroce_dev *vdev, struct vroce_dcqcn_cfg *cfg);
 int vroce_cc_set_line_rate(struct vroce_dev *vdev, u32 mbps);
 bool vroce_cc_port_speed(struct vroce_dev *vdev, u16 *speed, u8 *width);
 
-/* sysfs (cc/sysfs.c) */
+/* sysfs (cc/sysfs.c): cc/ is ib_device_ops.device_group */
+extern const struct attribute_group vroce_cc_attr_group;
 void vroce_cc_sysfs_module_init(void);
 int vroce_cc_sysfs_init(struct vroce_dev *vdev);
 void vroce_cc_sysfs_cleanup(struct vroce_dev *vdev);

@@ -42,6 +42,7 @@ void vroce_cc_dev_init(struct vroce_dev *vdev)
 	cc->np_enable = 0;
 	cc->rp_enable = 0;
 	cc->cnp_delay_us = 0;
+	cc->ecn_gone = false;
 }
 
 /**

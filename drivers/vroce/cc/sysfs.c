@@ -1,28 +1,55 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/class/infiniband/<dev>/cc/: congestion control's fixed interface.
+ * Congestion control's fixed interface, in two places.
+ *
+ * /sys/class/infiniband/<dev>/cc/, the attribute group vroce_cc_attr_group
+ * (ib_device_ops.device_group):
  *
  *   enable                 0/1: both roles on every priority
  *   flavour                nvidia | paper
  *   line_rate              Mb/s, 0 for none
  *   cnp_delay_us           vroce's own: CNPs leave this long after the mark
+ *   roce_np_enable         the notification point per priority: 8 x 0/1,
+ *                          comma-separated, priority 0 first
+ *   roce_rp_enable         the reaction point per priority, the same way
  *   <knob>                 one per vroce_dcqcn_knobs[] entry, mlx5's names
- *   roce_np/enable/<prio>  0/1: the notification point per priority
- *   roce_rp/enable/<prio>  0/1: the reaction point per priority
  *
- * The per-priority layout is that of mlx5's /sys/class/net/<if>/ecn/.
+ * ib_core gives the device's compat devices (one per network namespace in
+ * its shared netns mode) the same groups, so cc/ is there in every
+ * namespace; the callbacks find the device with rdma_device_to_ibdev(),
+ * which maps both.  Groups do not nest, hence the lists of priorities.
+ *
+ * /sys/class/net/<netdev>/ecn/roce_{np,rp}/enable/<prio>, mlx5's own
+ * per-priority layout: kobjects under the netdev's device, in the netdev's
+ * namespace, from vroce_cc_sysfs_init() until vroce_cc_sysfs_cleanup().
+ *
  * Every write is parsed and range-checked before anything changes: a bad
  * value returns -EINVAL and keeps the old one.  Values change under the
  * device's cc.lock; the data path picks them up at its next event.
  */
+#include <linux/kernfs.h>
 #include <linux/kobject.h>
+#include <linux/mutex.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
 #include "vroce.h"
 
+/* The ecn/ directory vroce_cc_sysfs_init() adds under the netdev. */
+#define VROCE_CC_ECN_DIR	"ecn"
+
+/*
+ * An attribute of cc/ and what it sets: a knob's id, or the number of one
+ * of the device-wide files below.
+ */
+struct vroce_cc_attr {
+	struct device_attribute attr;
+	unsigned int id;
+};
+
 /**
- * struct vroce_cc_dir - one directory of cc/
+ * struct vroce_cc_dir - one directory of ecn/
  * @kobj: its kobject
  * @vdev: the device
  * @rp: roce_rp/enable (else roce_np/enable), for the priority files
@@ -33,13 +60,10 @@ struct vroce_cc_dir {
 	bool rp;
 };
 
-/*
- * An attribute and what it sets: a knob's id, a priority, or the number
- * of one of the device-wide files below.
- */
-struct vroce_cc_attr {
+/* A priority file of ecn/roce_{np,rp}/enable/. */
+struct vroce_cc_prio_attr {
 	struct kobj_attribute attr;
-	unsigned int id;
+	unsigned int prio;
 };
 
 enum vroce_cc_file {
@@ -47,6 +71,8 @@ enum vroce_cc_file {
 	VROCE_CC_F_FLAVOUR,
 	VROCE_CC_F_LINE_RATE,
 	VROCE_CC_F_CNP_DELAY,
+	VROCE_CC_F_NP_ENABLE,
+	VROCE_CC_F_RP_ENABLE,
 	VROCE_CC_NR_FILES,
 };
 
@@ -55,12 +81,18 @@ static const char * const vroce_cc_flavours[] = {
 	[VROCE_DCQCN_PAPER] = "paper",
 };
 
-static struct vroce_dev *vroce_cc_vdev(struct kobject *kobj)
+/*
+ * Serialises the ecn/ kobjects' creation and removal: newlink, the netdev
+ * notifier and dealloc_driver.  Taken after the RTNL.
+ */
+static DEFINE_MUTEX(vroce_cc_ecn_lock);
+
+static struct vroce_dev *vroce_cc_vdev(struct device *dev)
 {
-	return container_of(kobj, struct vroce_cc_dir, kobj)->vdev;
+	return rdma_device_to_drv_device(dev, struct vroce_dev, ibdev);
 }
 
-static unsigned int vroce_cc_id(struct kobj_attribute *attr)
+static unsigned int vroce_cc_id(struct device_attribute *attr)
 {
 	return container_of(attr, struct vroce_cc_attr, attr)->id;
 }
@@ -72,10 +104,49 @@ static int vroce_cc_parse(const char *buf, u32 max, u32 *val)
 	return 0;
 }
 
-static ssize_t vroce_cc_file_show(struct kobject *kobj,
-				  struct kobj_attribute *attr, char *buf)
+/*
+ * A priority mask as mlnx_qos writes its lists: "0,0,0,1,0,0,0,0",
+ * priority 0 first, one trailing newline allowed; nothing else.
+ */
+static int vroce_cc_parse_prios(const char *buf, size_t count, u8 *mask)
 {
-	struct vroce_cc_dev *cc = &vroce_cc_vdev(kobj)->cc;
+	unsigned int i;
+	u8 m = 0;
+
+	if (count && buf[count - 1] == '\n')
+		count--;
+	if (count != 2 * VROCE_CC_NR_PRIOS - 1)
+		return -EINVAL;
+	for (i = 0; i < VROCE_CC_NR_PRIOS; i++) {
+		char c = buf[2 * i];
+
+		if (c != '0' && c != '1')
+			return -EINVAL;
+		if (i < VROCE_CC_NR_PRIOS - 1 && buf[2 * i + 1] != ',')
+			return -EINVAL;
+		if (c == '1')
+			m |= BIT(i);
+	}
+	*mask = m;
+	return 0;
+}
+
+static ssize_t vroce_cc_show_prios(char *buf, u8 mask)
+{
+	char s[2 * VROCE_CC_NR_PRIOS];
+	unsigned int i;
+
+	for (i = 0; i < VROCE_CC_NR_PRIOS; i++) {
+		s[2 * i] = mask & BIT(i) ? '1' : '0';
+		s[2 * i + 1] = i < VROCE_CC_NR_PRIOS - 1 ? ',' : '\0';
+	}
+	return sysfs_emit(buf, "%s\n", s);
+}
+
+static ssize_t vroce_cc_file_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct vroce_cc_dev *cc = &vroce_cc_vdev(dev)->cc;
 
 	switch (vroce_cc_id(attr)) {
 	case VROCE_CC_F_ENABLE:
@@ -86,21 +157,27 @@ static ssize_t vroce_cc_file_show(struct kobject *kobj,
 				  vroce_cc_flavours[READ_ONCE(cc->cfg.flavour)]);
 	case VROCE_CC_F_LINE_RATE:
 		return sysfs_emit(buf, "%u\n", READ_ONCE(cc->line_rate_mbps));
+	case VROCE_CC_F_NP_ENABLE:
+		return vroce_cc_show_prios(buf, READ_ONCE(cc->np_enable));
+	case VROCE_CC_F_RP_ENABLE:
+		return vroce_cc_show_prios(buf, READ_ONCE(cc->rp_enable));
 	default:
 		return sysfs_emit(buf, "%u\n", READ_ONCE(cc->cnp_delay_us));
 	}
 }
 
-static ssize_t vroce_cc_file_store(struct kobject *kobj,
-				   struct kobj_attribute *attr,
+static ssize_t vroce_cc_file_store(struct device *dev,
+				   struct device_attribute *attr,
 				   const char *buf, size_t count)
 {
-	struct vroce_dev *vdev = vroce_cc_vdev(kobj);
+	struct vroce_dev *vdev = vroce_cc_vdev(dev);
 	struct vroce_cc_dev *cc = &vdev->cc;
+	unsigned int id = vroce_cc_id(attr);
 	int flavour;
+	u8 mask;
 	u32 val;
 
-	switch (vroce_cc_id(attr)) {
+	switch (id) {
 	case VROCE_CC_F_ENABLE:
 		if (vroce_cc_parse(buf, 1, &val))
 			return -EINVAL;
@@ -121,6 +198,17 @@ static ssize_t vroce_cc_file_store(struct kobject *kobj,
 		if (vroce_cc_parse(buf, VROCE_DCQCN_RATE_MAX_MBPS, &val))
 			return -EINVAL;
 		return vroce_cc_set_line_rate(vdev, val) ?: count;
+	case VROCE_CC_F_NP_ENABLE:
+	case VROCE_CC_F_RP_ENABLE:
+		if (vroce_cc_parse_prios(buf, count, &mask))
+			return -EINVAL;
+		spin_lock_bh(&cc->lock);
+		if (id == VROCE_CC_F_NP_ENABLE)
+			WRITE_ONCE(cc->np_enable, mask);
+		else
+			WRITE_ONCE(cc->rp_enable, mask);
+		spin_unlock_bh(&cc->lock);
+		return count;
 	default:
 		if (vroce_cc_parse(buf, VROCE_CC_CNP_DELAY_MAX, &val))
 			return -EINVAL;
@@ -129,10 +217,10 @@ static ssize_t vroce_cc_file_store(struct kobject *kobj,
 	}
 }
 
-static ssize_t vroce_cc_knob_show(struct kobject *kobj,
-				  struct kobj_attribute *attr, char *buf)
+static ssize_t vroce_cc_knob_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
 {
-	struct vroce_cc_dev *cc = &vroce_cc_vdev(kobj)->cc;
+	struct vroce_cc_dev *cc = &vroce_cc_vdev(dev)->cc;
 	u32 val;
 
 	spin_lock_bh(&cc->lock);
@@ -141,11 +229,11 @@ static ssize_t vroce_cc_knob_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%u\n", val);
 }
 
-static ssize_t vroce_cc_knob_store(struct kobject *kobj,
-				   struct kobj_attribute *attr,
+static ssize_t vroce_cc_knob_store(struct device *dev,
+				   struct device_attribute *attr,
 				   const char *buf, size_t count)
 {
-	struct vroce_cc_dev *cc = &vroce_cc_vdev(kobj)->cc;
+	struct vroce_cc_dev *cc = &vroce_cc_vdev(dev)->cc;
 	struct vroce_dcqcn_params p;
 	int err;
 	u32 val;
@@ -163,6 +251,40 @@ static ssize_t vroce_cc_knob_store(struct kobject *kobj,
 	return err ? -EINVAL : count;
 }
 
+#define VROCE_CC_FILE(_name, _id) {					\
+	.attr = __ATTR(_name, 0644, vroce_cc_file_show,			\
+		       vroce_cc_file_store),				\
+	.id = (_id),							\
+}
+
+static struct vroce_cc_attr vroce_cc_files[VROCE_CC_NR_FILES] = {
+	VROCE_CC_FILE(enable, VROCE_CC_F_ENABLE),
+	VROCE_CC_FILE(flavour, VROCE_CC_F_FLAVOUR),
+	VROCE_CC_FILE(line_rate, VROCE_CC_F_LINE_RATE),
+	VROCE_CC_FILE(cnp_delay_us, VROCE_CC_F_CNP_DELAY),
+	VROCE_CC_FILE(roce_np_enable, VROCE_CC_F_NP_ENABLE),
+	VROCE_CC_FILE(roce_rp_enable, VROCE_CC_F_RP_ENABLE),
+};
+
+/* Filled from vroce_dcqcn_knobs[] at module load. */
+static struct vroce_cc_attr vroce_cc_knobs[VROCE_DCQCN_NR_KNOBS];
+
+static struct attribute *vroce_cc_attrs[VROCE_CC_NR_FILES +
+					VROCE_DCQCN_NR_KNOBS + 1];
+
+/*
+ * ib_core keeps a pointer to the group (device->groups[1]) and creates
+ * its files at ib_register_device() and for each compat device; the
+ * attribute array behind it is filled once, by
+ * vroce_cc_sysfs_module_init(), before the link type is registered.
+ */
+const struct attribute_group vroce_cc_attr_group = {
+	.name = "cc",
+	.attrs = vroce_cc_attrs,
+};
+
+/* ecn/roce_{np,rp}/enable/<prio> */
+
 static ssize_t vroce_cc_prio_show(struct kobject *kobj,
 				  struct kobj_attribute *attr, char *buf)
 {
@@ -171,8 +293,10 @@ static ssize_t vroce_cc_prio_show(struct kobject *kobj,
 	struct vroce_cc_dev *cc = &dir->vdev->cc;
 	u8 mask = dir->rp ? READ_ONCE(cc->rp_enable) :
 		  READ_ONCE(cc->np_enable);
+	unsigned int prio = container_of(attr, struct vroce_cc_prio_attr,
+					 attr)->prio;
 
-	return sysfs_emit(buf, "%d\n", !!(mask & BIT(vroce_cc_id(attr))));
+	return sysfs_emit(buf, "%d\n", !!(mask & BIT(prio)));
 }
 
 static ssize_t vroce_cc_prio_store(struct kobject *kobj,
@@ -183,7 +307,8 @@ static ssize_t vroce_cc_prio_store(struct kobject *kobj,
 						kobj);
 	struct vroce_cc_dev *cc = &dir->vdev->cc;
 	u8 *mask = dir->rp ? &cc->rp_enable : &cc->np_enable;
-	u8 bit = BIT(vroce_cc_id(attr));
+	u8 bit = BIT(container_of(attr, struct vroce_cc_prio_attr,
+				  attr)->prio);
 	u32 val;
 
 	if (vroce_cc_parse(buf, 1, &val))
@@ -194,35 +319,24 @@ static ssize_t vroce_cc_prio_store(struct kobject *kobj,
 	return count;
 }
 
-#define VROCE_CC_ATTR(_name, _kind, _id) {				\
-	.attr = __ATTR(_name, 0644, vroce_cc_##_kind##_show,		\
-		       vroce_cc_##_kind##_store),			\
-	.id = (_id),							\
+#define VROCE_CC_PRIO(_name, _p) {					\
+	.attr = __ATTR(_name, 0644, vroce_cc_prio_show,			\
+		       vroce_cc_prio_store),				\
+	.prio = (_p),							\
 }
 
-static struct vroce_cc_attr vroce_cc_files[VROCE_CC_NR_FILES] = {
-	VROCE_CC_ATTR(enable, file, VROCE_CC_F_ENABLE),
-	VROCE_CC_ATTR(flavour, file, VROCE_CC_F_FLAVOUR),
-	VROCE_CC_ATTR(line_rate, file, VROCE_CC_F_LINE_RATE),
-	VROCE_CC_ATTR(cnp_delay_us, file, VROCE_CC_F_CNP_DELAY),
+static struct vroce_cc_prio_attr vroce_cc_prios[VROCE_CC_NR_PRIOS] = {
+	VROCE_CC_PRIO(0, 0), VROCE_CC_PRIO(1, 1), VROCE_CC_PRIO(2, 2),
+	VROCE_CC_PRIO(3, 3), VROCE_CC_PRIO(4, 4), VROCE_CC_PRIO(5, 5),
+	VROCE_CC_PRIO(6, 6), VROCE_CC_PRIO(7, 7),
 };
 
-static struct vroce_cc_attr vroce_cc_prios[VROCE_CC_NR_PRIOS] = {
-	VROCE_CC_ATTR(0, prio, 0), VROCE_CC_ATTR(1, prio, 1),
-	VROCE_CC_ATTR(2, prio, 2), VROCE_CC_ATTR(3, prio, 3),
-	VROCE_CC_ATTR(4, prio, 4), VROCE_CC_ATTR(5, prio, 5),
-	VROCE_CC_ATTR(6, prio, 6), VROCE_CC_ATTR(7, prio, 7),
-};
-
-/* Filled from vroce_dcqcn_knobs[] at module load. */
-static struct vroce_cc_attr vroce_cc_knobs[VROCE_DCQCN_NR_KNOBS];
-
-static struct attribute *vroce_cc_top_attrs[VROCE_CC_NR_FILES +
-					    VROCE_DCQCN_NR_KNOBS + 1];
-static struct attribute *vroce_cc_prio_attrs[VROCE_CC_NR_PRIOS + 1];
-
-static const struct attribute_group vroce_cc_top_group = {
-	.attrs = vroce_cc_top_attrs,
+static struct attribute *vroce_cc_prio_attrs[] = {
+	&vroce_cc_prios[0].attr.attr, &vroce_cc_prios[1].attr.attr,
+	&vroce_cc_prios[2].attr.attr, &vroce_cc_prios[3].attr.attr,
+	&vroce_cc_prios[4].attr.attr, &vroce_cc_prios[5].attr.attr,
+	&vroce_cc_prios[6].attr.attr, &vroce_cc_prios[7].attr.attr,
+	NULL,
 };
 
 static const struct attribute_group vroce_cc_prio_group = {
@@ -230,14 +344,17 @@ static const struct attribute_group vroce_cc_prio_group = {
 };
 
 /**
- * vroce_cc_sysfs_module_init() - the attribute tables, once at load
+ * vroce_cc_sysfs_module_init() - cc/'s attribute array, once at load
+ *
+ * Must run before the first device is registered: ib_core creates cc/
+ * from vroce_cc_attr_group at registration.
  */
 void vroce_cc_sysfs_module_init(void)
 {
 	unsigned int i, n = 0;
 
 	for (i = 0; i < VROCE_CC_NR_FILES; i++)
-		vroce_cc_top_attrs[n++] = &vroce_cc_files[i].attr.attr;
+		vroce_cc_attrs[n++] = &vroce_cc_files[i].attr.attr;
 	for (i = 0; i < VROCE_DCQCN_NR_KNOBS; i++) {
 		struct vroce_cc_attr *a = &vroce_cc_knobs[i];
 
@@ -247,10 +364,9 @@ void vroce_cc_sysfs_module_init(void)
 		a->attr.show = vroce_cc_knob_show;
 		a->attr.store = vroce_cc_knob_store;
 		a->id = i;
-		vroce_cc_top_attrs[n++] = &a->attr.attr;
+		vroce_cc_attrs[n++] = &a->attr.attr;
 	}
-	for (i = 0; i < VROCE_CC_NR_PRIOS; i++)
-		vroce_cc_prio_attrs[i] = &vroce_cc_prios[i].attr.attr;
+	vroce_cc_attrs[n] = NULL;
 }
 
 static void vroce_cc_dir_release(struct kobject *kobj)
@@ -285,19 +401,53 @@ put:
 	return NULL;
 }
 
+/* Children first; under vroce_cc_ecn_lock. */
+static void vroce_cc_ecn_del(struct vroce_dev *vdev)
+{
+	int i;
+
+	for (i = VROCE_CC_NR_DIRS - 1; i >= 0; i--) {
+		kobject_put(vdev->cc.dirs[i]);
+		vdev->cc.dirs[i] = NULL;
+	}
+}
+
+/* Whether the netdev has a child called ecn (a ConnectX's own). */
+static bool vroce_cc_ecn_taken(struct net_device *ndev)
+{
+	struct kernfs_node *kn;
+	bool taken;
+
+	kn = kernfs_find_and_get(ndev->dev.kobj.sd, VROCE_CC_ECN_DIR);
+	taken = kn;
+	kernfs_put(kn);
+	return taken;
+}
+
 /**
- * vroce_cc_sysfs_init() - create cc/ under a registered device
+ * vroce_cc_sysfs_init() - add ecn/ under the netdev of a registered device
  * @vdev: the device
  *
+ * cc/ itself is ib_core's (vroce_cc_attr_group).  ecn/ is skipped when
+ * the netdev has one already (a ConnectX), is going away, or left for
+ * another namespace (vroce_cc_sysfs_cleanup() ran from the notifier).
+ *
  * Return: 0, or -ENOMEM with nothing created: the device works without
- * it (its settings stay at their defaults: off).
+ * it (cc/ has the same settings).
  */
 int vroce_cc_sysfs_init(struct vroce_dev *vdev)
 {
+	struct net_device *ndev = vdev->ndev;
 	struct kobject **d = vdev->cc.dirs;
+	int err = 0;
 
-	d[0] = vroce_cc_dir_add(vdev, &vdev->ibdev.dev.kobj, "cc", false,
-				&vroce_cc_top_group);
+	rtnl_lock();
+	mutex_lock(&vroce_cc_ecn_lock);
+	if (vdev->cc.ecn_gone || ndev->reg_state != NETREG_REGISTERED ||
+	    vroce_cc_ecn_taken(ndev))
+		goto unlock;
+	d[0] = vroce_cc_dir_add(vdev, &ndev->dev.kobj, VROCE_CC_ECN_DIR,
+				false, NULL);
 	d[1] = d[0] ? vroce_cc_dir_add(vdev, d[0], "roce_np", false, NULL) :
 		NULL;
 	d[2] = d[1] ? vroce_cc_dir_add(vdev, d[1], "enable", false,
@@ -306,22 +456,29 @@ int vroce_cc_sysfs_init(struct vroce_dev *vdev)
 		NULL;
 	d[4] = d[3] ? vroce_cc_dir_add(vdev, d[3], "enable", true,
 				       &vroce_cc_prio_group) : NULL;
-	if (d[4])
-		return 0;
-	vroce_cc_sysfs_cleanup(vdev);
-	return -ENOMEM;
+	if (!d[4]) {
+		vroce_cc_ecn_del(vdev);
+		err = -ENOMEM;
+	}
+unlock:
+	mutex_unlock(&vroce_cc_ecn_lock);
+	rtnl_unlock();
+	return err;
 }
 
 /**
- * vroce_cc_sysfs_cleanup() - remove cc/, children first
+ * vroce_cc_sysfs_cleanup() - remove ecn/ from the netdev, for good
  * @vdev: the device
+ *
+ * Called from the netdev notifier at NETDEV_UNREGISTER (the netdev goes
+ * away or moves to another namespace: ecn/ must not outlive the device
+ * there or follow the netdev) and from dealloc_driver; the second call
+ * finds nothing left.  Either way before the netdev reference is dropped.
  */
 void vroce_cc_sysfs_cleanup(struct vroce_dev *vdev)
 {
-	int i;
-
-	for (i = VROCE_CC_NR_DIRS - 1; i >= 0; i--) {
-		kobject_put(vdev->cc.dirs[i]);
-		vdev->cc.dirs[i] = NULL;
-	}
+	mutex_lock(&vroce_cc_ecn_lock);
+	vdev->cc.ecn_gone = true;
+	vroce_cc_ecn_del(vdev);
+	mutex_unlock(&vroce_cc_ecn_lock);
 }
