@@ -665,7 +665,8 @@ static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
 	skb->dev = dst->dev;
 	if (!sk)
 		/* unicast: from the flow's home CPU, in order (txq.c) */
-		return vroce_txq_xmit(vdev, skb, entropy, av->ipv6, !!route);
+		return vroce_txq_xmit(vdev, skb, entropy, av->ipv6,
+				      route && route->ordered, !!route);
 	return vroce_pkt_out(vdev, sk, skb, av->ipv6);
 }
 

@@ -45,12 +45,15 @@ int vroce_av_from_attr(struct vroce_av *av, const struct rdma_ah_attr *attr);
  * @dst: the route, per CPU, with the source address it was looked up for
  *	(the IP stack invalidates it when routes change)
  * @daddr: the destination it was looked up for
+ * @ordered: the sender is paced: its packets leave from its flow's home
+ *	CPU, in order (txq.c), as the module parameter tx_flow_cpu says
  *
  * Used with bottom halves off, by one sender at a time (a QP's runner).
  */
 struct vroce_route_cache {
 	struct dst_cache dst;
 	struct in6_addr daddr;
+	bool ordered;
 };
 
 /**

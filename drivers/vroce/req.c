@@ -508,6 +508,8 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 		vroce_cc_ect(qp, &av);
 		paced = vroce_cc_qp_paced(qp);
 	}
+	/* a paced QP sends from timers on any CPU: keep its order */
+	req->route.ordered = paced;
 
 	/* A READ uses one PSN per response packet; it sends one request. */
 	npkts = wqe->dma.length ? DIV_ROUND_UP(wqe->dma.length, mtu) : 1;

@@ -234,7 +234,7 @@ int vroce_pkt_out(struct vroce_dev *vdev, struct sock *sk,
 
 /* txq.c */
 int vroce_txq_xmit(struct vroce_dev *vdev, struct sk_buff *skb, u32 entropy,
-		   bool ipv6, bool can_retry);
+		   bool ipv6, bool ordered, bool can_retry);
 void vroce_txq_init(void);
 void vroce_txq_exit(void);
 
