@@ -15,9 +15,11 @@
  * by default the paced requesters' (congestion control), whose pace timer
  * fires on any CPU and which reordered by the thousand; with 2 every
  * unicast flow's.  Not all by default: in an emulated guest, whose vCPUs
- * take turns on one host thread, handing packets to another CPU cost an
- * unpaced QP 30-60 % of its bandwidth (68-tx-order), and unpaced QPs were
- * not seen reordered there.  A packet built on its home CPU goes out at once
+ * take turns on one host thread, handing each packet to another CPU cost
+ * an unpaced QP 30-70 % of its bandwidth (68-tx-order), more than the
+ * go-back-N an unpaced QP's rarer reordering costs there.  Running the
+ * whole QP on its home CPU would avoid the hand-over (the data path's
+ * next step).  A packet built on its home CPU goes out at once
  * when nothing of that CPU's queue is waiting; else it joins the home
  * CPU's queue, which a tasklet there drains (woken by an IPI from another
  * CPU).  Like a NIC's send queue, the queue is bounded: a packet that finds
