@@ -386,10 +386,18 @@ done
 max_vms=${VROCE_JOBS:-$(nproc)}
 case $max_vms in '' | *[!0-9]* | 0) vt_die "VROCE_JOBS must be a positive number" ;; esac
 out_dir=$(mktemp -d "${TMPDIR:-/tmp}/vroce-run.XXXXXX")
-declare -A boot_pid=() boot_vms=()
+declare -A boot_pid=()
 total_start=$SECONDS
 BOOT_PIDS=()
 trap '[ "${#BOOT_PIDS[@]}" -eq 0 ] || kill -TERM "${BOOT_PIDS[@]}" 2>/dev/null; wait; rm -rf "$out_dir"' EXIT
+
+# vms_of I: how many VMs boot I runs.
+vms_of() {
+	case ${boots[$1]} in
+	*" single") echo 1 ;;
+	*) echo 2 ;;
+	esac
+}
 
 # start_boot I: run boot I in the background, its output in $out_dir/I.log
 # and its counts in $out_dir/I.counts.
@@ -413,8 +421,6 @@ start_boot() {
 	) >"$out_dir/$i.log" 2>&1 </dev/null &
 	boot_pid[$i]=$!
 	BOOT_PIDS+=("$!")
-	boot_vms[$i]=1
-	[ "$kind" = single ] || boot_vms[$i]=2
 }
 
 # finish_boot I: print boot I's report and add up its counts.
@@ -450,15 +456,13 @@ running_scenario() {
 
 # An overall deadline, so that a run that would outlast CI's limit fails
 # loudly, naming what was still running, instead of being killed silently.
-deadline=$((SECONDS + ${VROCE_DEADLINE_SECS:-4500}))
+deadline=$((SECONDS + ${VROCE_DEADLINE_SECS:-4500})) deadline_hit=
 running_vms=0
 declare -A started=() boot_secs=() boot_start=()
 while [ "${#started[@]}" -lt "${#boots[@]}" ] || [ "${#boot_pid[@]}" -gt 0 ]; do
 	for i in "${!boots[@]}"; do
 		[ -z "${started[$i]:-}" ] || continue
-		read -r _ kind <<<"${boots[$i]}"
-		need=1
-		[ "$kind" = single ] || need=2
+		need=$(vms_of "$i")
 		if [ "$running_vms" -eq 0 ] || [ $((running_vms + need)) -le "$max_vms" ]; then
 			start_boot "$i"
 			started[$i]=1 boot_start[$i]=$SECONDS
@@ -466,7 +470,8 @@ while [ "${#started[@]}" -lt "${#boots[@]}" ] || [ "${#boot_pid[@]}" -gt 0 ]; do
 		fi
 	done
 	sleep 2
-	if [ "$SECONDS" -ge "$deadline" ]; then
+	if [ -z "$deadline_hit" ] && [ "$SECONDS" -ge "$deadline" ]; then
+		deadline_hit=1
 		for i in "${!boot_pid[@]}"; do
 			echo "!! deadline (VROCE_DEADLINE_SECS=${VROCE_DEADLINE_SECS:-4500}) reached: stopping the ${boots[$i]} boot, running $(running_scenario "$out_dir/$i.log")"
 			kill -TERM "${boot_pid[$i]}" 2>/dev/null || true
@@ -478,11 +483,10 @@ while [ "${#started[@]}" -lt "${#boots[@]}" ] || [ "${#boot_pid[@]}" -gt 0 ]; do
 				started[$i]=1
 			fi
 		done
-		deadline=$((SECONDS + 1000000))
 	fi
 	for i in "${!boot_pid[@]}"; do
 		if ! kill -0 "${boot_pid[$i]}" 2>/dev/null; then
-			running_vms=$((running_vms - ${boot_vms[$i]}))
+			running_vms=$((running_vms - $(vms_of "$i")))
 			boot_secs[$i]=$((SECONDS - ${boot_start[$i]}))
 			finish_boot "$i"
 		fi

@@ -662,7 +662,6 @@ static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
 	}
 
 	skb_dst_set(skb, dst);
-	skb->dev = dst->dev;
 	if (!sk)
 		/* unicast: from the flow's home CPU, in order (txq.c) */
 		return vroce_txq_xmit(vdev, skb, entropy, av->ipv6,

@@ -235,16 +235,14 @@ int vroce_txq_xmit(struct vroce_dev *vdev, struct sk_buff *skb, u32 entropy,
 	local_bh_disable();
 	cpu = vroce_txq_cpu(entropy);
 	txq = per_cpu_ptr(&vroce_txqs, cpu);
-	if (cpu == smp_processor_id() && skb_queue_empty_lockless(&txq->q) &&
-	    !test_bit(VROCE_TXQ_DRAINING, &txq->flags)) {
-		/* nothing of this CPU's is waiting: nothing to overtake */
-		err = vroce_pkt_out(vdev, NULL, skb, ipv6);
-		local_bh_enable();
-		return err;
-	}
-
-	if (!ib_device_try_get(&vdev->ibdev)) {
-		/* being unregistered: nothing of it may be left queued */
+	/*
+	 * In place: on the home CPU with nothing of it waiting (nothing to
+	 * overtake), or for a device being unregistered (nothing of it may
+	 * be left queued).  Else the queued packet holds the device.
+	 */
+	if ((cpu == smp_processor_id() && skb_queue_empty_lockless(&txq->q) &&
+	     !test_bit(VROCE_TXQ_DRAINING, &txq->flags)) ||
+	    !ib_device_try_get(&vdev->ibdev)) {
 		err = vroce_pkt_out(vdev, NULL, skb, ipv6);
 		local_bh_enable();
 		return err;

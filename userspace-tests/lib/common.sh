@@ -66,8 +66,9 @@ vt_wait_for() {
 
 # vt_netns_pair NS1 NS2: network namespaces vtNS1 and vtNS2 joined by a veth
 # pair (interfaces vtNS1 in vtNS1, vtNS2 in vtNS2), addresses 192.168.77.1/24
-# and 192.168.77.2/24, both up: a plain veth, nothing tuned (vroce keeps
-# each QP's packets in order itself, 68-tx-order).
+# and 192.168.77.2/24, both up: a plain veth, nothing tuned, as a user
+# sets it up (how far vroce keeps a QP's packets in order over it is its
+# tx_flow_cpu, 68-tx-order).
 # Two RDMA devices must sit in different namespaces to talk over a veth:
 # within one namespace the kernel routes local addresses over loopback.  Run commands inside with
 # "ip netns exec vtNS1 CMD".  The runner deletes vt* namespaces afterwards.
@@ -84,8 +85,8 @@ vt_netns_pair() {
 }
 
 # vt_veth_in_order NS:DEV...: RPS over every CPU on each veth end DEV (in
-# namespace NS).  Not for a vroce sender's veth: vroce sends each QP's
-# packets from one CPU (txq.c).  For the far side of a qdisc that delays
+# namespace NS).  Not for a vroce sender's veth: that would hide how vroce
+# orders a QP's packets itself (txq.c).  For the far side of a qdisc that delays
 # packets (tbf): it dequeues on whichever CPU its timer or a sender runs
 # on, and the veth queues what a CPU sends on that CPU's backlog, so the
 # qdisc's FIFO order is lost there; a switch keeps it.  With RPS a flow

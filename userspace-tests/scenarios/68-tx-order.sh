@@ -75,24 +75,23 @@ gbps() {
 # sets RATES to "B->A A->B" Gb/s from the clients' reports
 bw() {
 	local qps=$1 name=$2 out=$VROCE_JOB/$VT_NAME.$2 pids=() i rc=0
-	ip netns exec vtA timeout -k 5 $((SECS + 120)) ib_write_bw -d vroceA -x 1 -F \
-		-q "$qps" -p 18701 -s $MSG -D "$SECS" --report_gbits >"$out.srvA" 2>&1 &
-	pids+=($!)
-	ip netns exec vtB timeout -k 5 $((SECS + 120)) ib_write_bw -d vroceB -x 1 -F \
-		-q "$qps" -p 18702 -s $MSG -D "$SECS" --report_gbits >"$out.srvB" 2>&1 &
-	pids+=($!)
+
+	# wbw SIDE PORT OUT [SERVER_IP]: ib_write_bw on vroceSIDE in vtSIDE,
+	# in the background, its pid added to pids
+	wbw() {
+		ip netns exec "vt$1" timeout -k 5 $((SECS + 120)) ib_write_bw \
+			-d "vroce$1" -x 1 -F -q "$qps" -p "$2" -s $MSG -D "$SECS" \
+			--report_gbits ${4:+"$4"} >"$3" 2>&1 &
+		pids+=($!)
+	}
+	wbw A 18701 "$out.srvA"
+	wbw B 18702 "$out.srvB"
 	vt_wait_for "ip netns exec vtA ss -ltn | grep :18701 >/dev/null" 30 ||
 		vt_fail "$name: server A did not listen: $(cat "$out.srvA")"
 	vt_wait_for "ip netns exec vtB ss -ltn | grep :18702 >/dev/null" 30 ||
 		vt_fail "$name: server B did not listen: $(cat "$out.srvB")"
-	ip netns exec vtB timeout -k 5 $((SECS + 120)) ib_write_bw -d vroceB -x 1 -F \
-		-q "$qps" -p 18701 -s $MSG -D "$SECS" --report_gbits 192.168.77.1 \
-		>"$out.cliB" 2>&1 &
-	pids+=($!)
-	ip netns exec vtA timeout -k 5 $((SECS + 120)) ib_write_bw -d vroceA -x 1 -F \
-		-q "$qps" -p 18702 -s $MSG -D "$SECS" --report_gbits 192.168.77.2 \
-		>"$out.cliA" 2>&1 &
-	pids+=($!)
+	wbw B 18701 "$out.cliB" 192.168.77.1
+	wbw A 18702 "$out.cliA" 192.168.77.2
 	for i in "${pids[@]}"; do
 		wait "$i" || rc=$?
 	done
