@@ -33,6 +33,9 @@ PORT=19875
 FUZZ_SECS=${VT_FUZZ_SECS:-30}
 [ "$FUZZ_SECS" -le 600 ] || FUZZ_SECS=600
 PEER=192.168.77.3	# the victims' peer, spoofed by the fuzzer
+# VT_FUZZ_SEED replays a run: the fuzzer prints its seed first.
+SEED_ARG=()
+[ -z "${VT_FUZZ_SEED:-}" ] || SEED_ARG=(-s "$VT_FUZZ_SEED")
 
 [ -x "$BIN" ] || vt_skip "$BIN not built (make -C userspace-tests tests)"
 [ -x "$FUZZ" ] || vt_skip "$FUZZ not built (make -C userspace-tests tests)"
@@ -77,7 +80,8 @@ round() {
 
 fout=$VROCE_JOB/$VT_NAME.fuzz
 ip netns exec vtB timeout -k 5 $((FUZZ_SECS + 60)) "$FUZZ" -t "$FUZZ_SECS" \
-	-d vroceA -P "$PEER" -X 192.168.77.2 192.168.77.1 >"$fout" 2>&1 &
+	-d vroceA -P "$PEER" -X 192.168.77.2 "${SEED_ARG[@]}" 192.168.77.1 \
+	>"$fout" 2>&1 &
 fpid=$!
 
 # Real traffic for as long as the fuzzer runs (at least one round).

@@ -312,7 +312,7 @@ static void pkt_init(struct pkt *p, uint32_t saddr, uint8_t opcode,
 static void pkt_send(struct pkt *p, enum cls c)
 {
 	static uint8_t b[2048];
-	unsigned int hl = hdr_len_of(p->ext), i, pad, len, l4;
+	unsigned int hl = hdr_len_of(p->ext), i, pad, len, l4, room;
 	uint8_t *bth = b + IP_LEN + UDP_LEN;
 	uint32_t crc;
 
@@ -320,8 +320,9 @@ static void pkt_send(struct pkt *p, enum cls c)
 	 * The bytes after the headers are the payload and its natural pad;
 	 * the BTH pad count may say otherwise (p->pad).
 	 */
-	if (IP_LEN + UDP_LEN + hl + p->paylen + 3 + ICRC_LEN > MAX_PKT)
-		p->paylen = MAX_PKT - (IP_LEN + UDP_LEN + hl + 3 + ICRC_LEN);
+	room = MAX_PKT - (IP_LEN + UDP_LEN + hl + 3 + ICRC_LEN);
+	if (p->paylen > room)		/* compared alone: a sum could wrap */
+		p->paylen = room;
 	pad = (4 - (p->paylen & 3)) & 3;
 	len = IP_LEN + UDP_LEN + hl + p->paylen + pad;
 	if (p->pad >= 0)
@@ -1049,8 +1050,14 @@ static void gen_victim_req(struct victim *v)
 		v->epsn = (v->epsn + 1) & 0xffffff;
 		switch (op & 0x1f) {
 		case OP_SEND_MIDDLE: case OP_WRITE_MIDDLE:
-			if (v->msg)
+			/*
+			 * A "bad" MIDDLE can come with no more than an MTU
+			 * left: the message is then as good as ended.
+			 */
+			if (v->msg && v->msg_left > MTU)
 				v->msg_left -= MTU;
+			else
+				v->msg = 0;
 			break;
 		case OP_SEND_FIRST: case OP_WRITE_FIRST:
 			break;
