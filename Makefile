@@ -7,7 +7,8 @@
 #   make W=1 / C=1       extra warnings / sparse, passed to kbuild
 #   make install         install into /lib/modules/<release>/extra
 #   make demo            set up, boot a VM, create vroce0, run verbs tools
-#   make check           set up and run every test scenario on 6.1 and 6.12
+#   make check           set up and run every test scenario on 6.1 and 6.12,
+#                        the robustness set on the debug kernel (built once)
 #   make check-debug     build the debug kernel (KUnit, KASAN, lockdep...;
 #                        ci/debug-kernel.sh) and run every scenario on it
 #   make lint            checkpatch --strict on the module sources
@@ -76,9 +77,9 @@ demo: setup
 check:
 	$(SRC)/ci/check.sh
 
-# Not part of check: the first build of the debug kernel takes long.  The
-# module and vroce_ktest.ko are built against its tree, vroce_test.ko (the
-# KUnit suites) with them.
+# Every scenario on the debug kernel (check runs only its robustness set).
+# The module and vroce_ktest.ko are built against its tree, vroce_test.ko
+# (the KUnit suites) with them.
 check-debug: setup
 	$(SRC)/ci/debug-kernel.sh
 	$(MAKE) --no-print-directory modules \

@@ -4,8 +4,10 @@
 # ci/run-tests.sh: run the scenarios of userspace-tests/scenarios in QEMU VMs
 # booting the Debian test kernels.  See --help.
 #
-# Per kernel: one VM boot runs every single-VM scenario, then one boot of a
-# pair of VMs runs every "# topology: pair" scenario, in file-name order.
+# Per kernel: one boot of a pair of VMs runs every "# topology: pair"
+# scenario, and two boots of one VM run the single-VM scenarios (00-49:
+# functions and tools; 50-99: robustness and congestion control), each in
+# file-name order.  Boots run side by side (VROCE_JOBS VMs at once).
 # Inside, ci/guest/stage2.sh runs each scenario under a timeout, checks the
 # kernel log it produced and cleans up; this script reads the results back
 # from the job directory, runs the host-side post-checks, prints everything
@@ -17,17 +19,21 @@ set -euo pipefail
 
 usage() {
 	cat <<'EOT'
-Usage: ci/run-tests.sh [--kernels "6.1 6.12"] [--filter REGEX]
+Usage: ci/run-tests.sh [--kernels "6.1 6.12"] [--filter REGEX] [--debug-set]
 
   --kernels LIST  kernels to test: 6.1, 6.12, debug (ci/debug-kernel.sh) or
                   cached releases (default 6.1 6.12)
   --filter REGEX  only scenarios whose name (NN-name) matches REGEX (grep -E)
+  --debug-set     on the debug kernel, only the scenarios marked
+                  "# debug: yes" (make check's robustness set); without it
+                  the debug kernel runs every scenario
   -h, --help      this text
 
 Scenarios: userspace-tests/scenarios/NN-name.sh, exit 0 pass, 77 skip, other
 fail.  Header lines: "# timeout: N" (seconds, default 300), "# topology: pair"
 (runs on two VMs a and b joined by a wire), "# pcap: yes" (pair only:
-record the wire; the host cuts one capture per scenario).  An optional
+record the wire; the host cuts one capture per scenario), "# debug: yes"
+(in the debug kernel's robustness set, see --debug-set).  An optional
 NN-name.post.sh runs on the host after the VM(s) exit, with VROCE_PCAP set
 to that capture, and can fail the scenario.  Job directories (logs, kernel
 logs, consoles, captures) stay in $VROCE_CACHE/jobs for a day.
@@ -35,17 +41,19 @@ VROCE_BOOT_TIMEOUT=S replaces the host's limit for one boot (by default 240 s
 plus every scenario's timeout + 30 s), after which the VM counts as hung.
 On the debug kernel every scenario's timeout is multiplied by
 VROCE_DEBUG_TIMEOUT_SCALE (default 4).
-Exported VT_<NAME>_SECS variables reach the scenarios (VT_SOAK_SECS=600 runs
-the long soak of 54-soak).
+Exported VT_<NAME>_SECS and VT_<NAME>_SEED variables reach the scenarios
+(VT_SOAK_SECS=600 runs the long soak of 54-soak, VT_FUZZ_SEED=N replays a
+fuzzer run).
 
 EOT
 }
 
-kernels="6.1 6.12" filter=
+kernels="6.1 6.12" filter='' debug_set=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernels) kernels=$2; shift 2 ;;
 	--filter) filter=$2; shift 2 ;;
+	--debug-set) debug_set=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -78,6 +86,34 @@ for f in "$SCN_DIR"/[0-9]*.sh; do
 	fi
 done
 
+# boot_scenarios ABI KIND PART: the scenario files one boot runs, one per
+# line.  KIND pair: every pair scenario; KIND single, PART lo: 00-49, hi:
+# 50-99.  On the debug kernel with --debug-set, only "# debug: yes" ones.
+boot_scenarios() {
+	local abi=$1 kind=$2 part=$3 f n
+	local -a list
+	if [ "$kind" = pair ]; then
+		list=("${pairs[@]}")
+	else
+		list=("${singles[@]}")
+	fi
+	for f in "${list[@]}"; do
+		n=$(basename "$f")
+		n=${n%%-*}
+		case $part in
+		lo) [ "$((10#$n))" -lt 50 ] || continue ;;
+		hi) [ "$((10#$n))" -ge 50 ] || continue ;;
+		esac
+		case $abi in
+		*-vroce-debug)
+			[ -z "$debug_set" ] || [ "$(header "$f" debug no)" = yes ] ||
+				continue
+			;;
+		esac
+		echo "$f"
+	done
+}
+
 n_pass=0 n_fail=0 n_skip=0
 trap 'exit 130' INT TERM
 
@@ -103,6 +139,10 @@ report() {
 		if [ -s "$job/$name$s.kbad" ]; then
 			echo "----- kernel log lines that failed $name${s:+ (VM ${s#.})} -----"
 			head -n 50 "$job/$name$s.kbad"
+		fi
+		if [ -s "$job/$name$s.kmemleak" ]; then
+			echo "----- kmemleak after $name${s:+ (VM ${s#.})} (first 60 lines) -----"
+			head -n 60 "$job/$name$s.kmemleak"
 		fi
 	done
 	if [ -s "$job/$name.post.log" ]; then
@@ -214,10 +254,15 @@ combine() {
 # run_boot ABI KIND SCENARIO...: one boot (KIND single: one VM; pair: two)
 # running all the given scenarios.
 run_boot() {
-	local abi=$1 kind=$2 series job budget f pcap='' roles sfxs s
+	local abi=$1 kind=$2 series job budget f pcap='' roles sfxs s label
 	shift 2
 	series=$(vt_series "$abi")
-	job=$(vt_new_job "$series-$kind")
+	# results say [6.1], [6.12] or [debug]; the boot's own lines its part
+	case $abi in *-vroce-debug) series=debug ;; esac
+	label=${BOOT_LABEL:-$series $kind}
+	# two boots of one kernel may start in the same second: the job
+	# directory's name carries the part too
+	job=$(vt_new_job "$series-$kind${BOOT_PART:+-$BOOT_PART}")
 	printf '%s\n' "$@" >"$job/scenarios"
 
 	# Host-side limit for the whole boot: the guest enforces every
@@ -240,14 +285,14 @@ run_boot() {
 		roles=(single) sfxs=("")
 		nets=("$VT_SINGLE_NETDEV")
 	fi
-	# Scenario durations the caller exported (VT_SOAK_SECS=600 for the
-	# long soak, VT_FUZZ_SECS...) reach the guest.
+	# Scenario durations and seeds the caller exported (VT_SOAK_SECS=600
+	# for the long soak, VT_FUZZ_SEED...) reach the guest.
 	local v
-	for v in $(compgen -e | grep -E '^VT_[A-Z0-9_]+_SECS$'); do
+	for v in $(compgen -e | grep -E '^VT_[A-Z0-9_]+_(SECS|SEED)$'); do
 		extra+=("$v=${!v}")
 	done
 	vt_write_env "$job" "$abi" scenarios "${extra[@]}"
-	echo "== [$series] $kind boot: $# scenario(s), job $job"
+	echo "== [$label] boot: $# scenario(s), job $job"
 
 	local start=$SECONDS i p
 	PIDS=()
@@ -264,7 +309,7 @@ run_boot() {
 	local died=0 grace=
 	while vt_alive "${PIDS[@]}"; do
 		if [ "$SECONDS" -ge "$deadline" ]; then
-			echo "!! [$series] $kind boot: no end after ${budget}s, stopping the VM(s)"
+			echo "!! [$label] boot: no end after ${budget}s, stopping the VM(s)"
 			died=1
 			break
 		fi
@@ -292,7 +337,7 @@ run_boot() {
 	done
 	vt_stop "${PIDS[@]}"
 	PIDS=()
-	echo "== [$series] $kind boot ended after $((SECONDS - start)) s"
+	echo "== [$label] boot ended after $((SECONDS - start)) s"
 
 	[ -z "$pcap" ] || split_pcap "$job" "$@"
 
@@ -369,13 +414,35 @@ run_boot() {
 
 }
 
-# The boots to make, in order: "ABI KIND" (KIND single or pair).
-boots=()
+# The boots to make: "ABI KIND PART" (KIND single or pair; PART all, lo
+# or hi, see boot_scenarios), each with its scenario list in boot_list.
+# Started in this order: the pair boots first (they need every VM slot,
+# and would leave a slot idle if they waited for the single boots), then
+# the single boots longest first (the debug kernel's, then 50-99, then
+# 00-49), so the last one to end starts early.
+abis=()
 for k in $kernels; do
 	abi=$(vt_resolve_abi "$k")
 	"$VT_REPO/ci/vm/initramfs.sh" "$abi" >/dev/null
-	[ "${#singles[@]}" -eq 0 ] || boots+=("$abi single")
-	[ "${#pairs[@]}" -eq 0 ] || boots+=("$abi pair")
+	abis+=("$abi")
+done
+boots=()
+declare -A boot_list=()
+add_boot() {
+	local l
+	l=$(boot_scenarios "$@")
+	[ -z "$l" ] || { boot_list[${#boots[@]}]=$l; boots+=("$*"); }
+}
+for abi in "${abis[@]}"; do add_boot "$abi" pair all; done
+for part in hi lo; do
+	for abi in "${abis[@]}"; do
+		case $abi in *-vroce-debug) add_boot "$abi" single "$part" ;; esac
+	done
+done
+for part in hi lo; do
+	for abi in "${abis[@]}"; do
+		case $abi in *-vroce-debug) ;; *) add_boot "$abi" single "$part" ;; esac
+	done
 done
 
 # Boots run side by side, as many VMs at once as VROCE_JOBS (default: the
@@ -394,17 +461,33 @@ trap '[ "${#BOOT_PIDS[@]}" -eq 0 ] || kill -TERM "${BOOT_PIDS[@]}" 2>/dev/null; 
 # vms_of I: how many VMs boot I runs.
 vms_of() {
 	case ${boots[$1]} in
-	*" single") echo 1 ;;
+	*" single "*) echo 1 ;;
 	*) echo 2 ;;
+	esac
+}
+
+# boot_name I: boot I as the report names it ("6.1 single 50-99").
+boot_name() {
+	local abi kind part
+	read -r abi kind part <<<"${boots[$1]}"
+	case $part in
+	lo) part=" 00-49" ;;
+	hi) part=" 50-99" ;;
+	*) part= ;;
+	esac
+	case $abi in
+	*-vroce-debug) echo "debug $kind$part" ;;
+	*) echo "$(vt_series "$abi") $kind$part" ;;
 	esac
 }
 
 # start_boot I: run boot I in the background, its output in $out_dir/I.log
 # and its counts in $out_dir/I.counts.
 start_boot() {
-	local i=$1 abi kind
-	read -r abi kind <<<"${boots[$i]}"
-	echo "== [$(vt_series "$abi")] $kind boot starting ($(date +%T))"
+	local i=$1 abi kind part list
+	read -r abi kind part <<<"${boots[$i]}"
+	mapfile -t list <<<"${boot_list[$i]}"
+	echo "== [$(boot_name "$i")] boot starting ($(date +%T))"
 	(
 		# this boot's VMs are stopped when it is (traps are not inherited)
 		PIDS=()
@@ -412,11 +495,9 @@ start_boot() {
 		trap 'exit 130' INT TERM
 		# shellcheck disable=SC2030 # counted here, summed by finish_boot
 		n_pass=0 n_fail=0 n_skip=0
-		if [ "$kind" = single ]; then
-			run_boot "$abi" single "${singles[@]}"
-		else
-			run_boot "$abi" pair "${pairs[@]}"
-		fi
+		BOOT_LABEL=$(boot_name "$i")
+		BOOT_PART=${part#all}
+		run_boot "$abi" "$kind" "${list[@]}"
 		echo "$n_pass $n_fail $n_skip" >"$out_dir/$i.counts"
 	) >"$out_dir/$i.log" 2>&1 </dev/null &
 	boot_pid[$i]=$!
@@ -432,7 +513,7 @@ finish_boot() {
 		# shellcheck disable=SC2031 # the parent's own counts
 		n_pass=$((n_pass + p)) n_fail=$((n_fail + f)) n_skip=$((n_skip + s))
 	else
-		echo "!! boot ${boots[$i]} ended without its counts"
+		echo "!! boot $(boot_name "$i") ended without its counts"
 		n_fail=$((n_fail + 1))
 	fi
 	unset "boot_pid[$i]"
@@ -473,12 +554,12 @@ while [ "${#started[@]}" -lt "${#boots[@]}" ] || [ "${#boot_pid[@]}" -gt 0 ]; do
 	if [ -z "$deadline_hit" ] && [ "$SECONDS" -ge "$deadline" ]; then
 		deadline_hit=1
 		for i in "${!boot_pid[@]}"; do
-			echo "!! deadline (VROCE_DEADLINE_SECS=${VROCE_DEADLINE_SECS:-4500}) reached: stopping the ${boots[$i]} boot, running $(running_scenario "$out_dir/$i.log")"
+			echo "!! deadline (VROCE_DEADLINE_SECS=${VROCE_DEADLINE_SECS:-4500}) reached: stopping the $(boot_name "$i") boot, running $(running_scenario "$out_dir/$i.log")"
 			kill -TERM "${boot_pid[$i]}" 2>/dev/null || true
 		done
 		for i in "${!boots[@]}"; do
 			if [ -z "${started[$i]:-}" ]; then
-				echo "!! deadline reached: ${boots[$i]} boot never started"
+				echo "!! deadline reached: the $(boot_name "$i") boot never started"
 				n_fail=$((n_fail + 1))
 				started[$i]=1
 			fi
@@ -501,8 +582,7 @@ if [ -n "${VROCE_TIMES_FILE:-}" ] && [ -s "$VROCE_TIMES_FILE" ]; then
 	sed 's/^/   /' "$VROCE_TIMES_FILE"
 fi
 for i in "${!boots[@]}"; do
-	read -r abi kind <<<"${boots[$i]}"
-	printf '   %-28s %5s s\n' "boot $(vt_series "$abi") $kind" "${boot_secs[$i]:-?}"
+	printf '   %-28s %5s s\n' "boot $(boot_name "$i")" "${boot_secs[$i]:-?}"
 done
 printf '   %-28s %5s s\n' "boots (side by side)" "$((SECONDS - total_start))"
 if [ -n "${VROCE_CHECK_START:-}" ]; then

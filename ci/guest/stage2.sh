@@ -8,7 +8,7 @@
 # It sets the system up, runs the job the host left in /job, saves the
 # kernel log and powers off.  /job/job.env (written by ci/vm/lib.sh) holds
 # VROCE_JOB_KIND=scenarios|command, VROCE_SRC, VROCE_ABI, VROCE_KERNEL,
-# VROCE_KO, for the pcap option VROCE_PCAP_DIR, and VT_*_SECS durations.
+# VROCE_KO, for the pcap option VROCE_PCAP_DIR, and VT_*_SECS / VT_*_SEED values.
 #   scenarios: /job/scenarios lists scenario scripts (one path per line);
 #              results go to /job/results[.ROLE], logs to /job/NAME[.ROLE].log
 #   command:   /job/command is run with bash -c; its output goes to
@@ -75,8 +75,9 @@ done
 # shellcheck source=/dev/null
 . /job/job.env
 export VROCE_SRC VROCE_ABI VROCE_KERNEL VROCE_KO
-# Scenario durations passed through by ci/run-tests.sh (VT_SOAK_SECS...).
-for v in $(compgen -v | grep -E '^VT_[A-Z0-9_]+_SECS$'); do
+# Scenario durations and seeds passed through by ci/run-tests.sh
+# (VT_SOAK_SECS, VT_FUZZ_SEED...).
+for v in $(compgen -v | grep -E '^VT_[A-Z0-9_]+_(SECS|SEED)$'); do
 	export "${v?}"
 done
 export VROCE_JOB=/job VROCE_ROLE=$ROLE
@@ -209,6 +210,28 @@ wire_mark() {
 
 result() { echo "$*" >>"/job/results$SFX"; }
 
+# kmemleak (the debug kernel only): every scenario is followed by a scan,
+# after its cleanup (so a leak on module unload counts), and what it finds
+# is that scenario's: /job/NAME.kmemleak, and the scenario fails.  Then
+# "clear", so the next scenario starts from nothing.  Before the first
+# scenario, what boot left (not vroce's doing) is scanned and cleared into
+# /job/kmemleak-boot.txt.
+KMEMLEAK=/sys/kernel/debug/kmemleak
+
+# kmemleak_scan OUT: scan twice, the report to OUT (kept only if not empty),
+# then clear.  kmemleak reports only objects older than 5 s, and only
+# those whose contents did not change since the scan before: hence the
+# wait and the second scan.  Fails if there was anything.
+kmemleak_scan() {
+	[ -w "$KMEMLEAK" ] || return 0
+	sleep 5
+	echo scan >"$KMEMLEAK" && echo scan >"$KMEMLEAK" &&
+		cat "$KMEMLEAK" >"$1"
+	echo clear >"$KMEMLEAK"
+	[ -s "$1" ] || { rm -f "$1"; return 0; }
+	return 1
+}
+
 run_scenario() {
 	local path=$1 seq=$2 name tmo log start ms rc status reason pid
 	name=$(basename "$path" .sh)
@@ -255,6 +278,9 @@ run_scenario() {
 	# Cleanup belongs inside the kernel-log window: a splat on rmmod is the
 	# scenario's fault.
 	cleanup "$pid" "$name" >>"$log" 2>&1
+	local leaks=
+	kmemleak_scan "/job/$name$SFX.kmemleak" ||
+		leaks=$(grep -c '^unreferenced object' "/job/$name$SFX.kmemleak")
 	echo "$VT_KLOG_TAG end $seq $name" >/dev/kmsg
 
 	dmesg | klog_window "$VT_KLOG_TAG begin $seq $name" \
@@ -269,6 +295,8 @@ run_scenario() {
 	# a module the scenario left in use is the scenario's leak
 	[ -z "$UNLOAD_FAILED" ] ||
 		status=FAIL reason="${reason:+$reason, }module$UNLOAD_FAILED would not unload"
+	[ -z "$leaks" ] ||
+		status=FAIL reason="${reason:+$reason, }kmemleak: $leaks suspected leak(s)"
 	if klog_bad <"/job/$name$SFX.kmsg" >"/job/$name$SFX.kbad"; then
 		status=FAIL reason="${reason:+$reason, }kernel log"
 	else
@@ -286,6 +314,8 @@ run_scenario() {
 run_scenarios() {
 	local seq=0 path
 	: >"/job/results$SFX"
+	kmemleak_scan "/job/kmemleak-boot$SFX.txt" ||
+		step "kmemleak: boot left suspects (kmemleak-boot$SFX.txt), cleared"
 	while read -r path; do
 		[ -n "$path" ] || continue
 		seq=$((seq + 1))

@@ -110,6 +110,9 @@ vt_qemu_start() {
 	b) mac=52:54:00:76:72:0b ;;
 	*) mac=52:54:00:76:72:01 ;;
 	esac
+	# The debug kernel: every KASAN report, not only the first one.
+	local debug_args=
+	case $abi in *-vroce-debug) debug_args=" kasan_multi_shot" ;; esac
 	# shellcheck disable=SC2054 # the commas are QEMU's
 	local args=(
 
@@ -132,7 +135,7 @@ vt_qemu_start() {
 		# printk.devkmsg=on: the runner's log markers are never rate-limited;
 		# log_buf_len: room for a scenario's whole kernel log;
 		# mitigations=off: the page-table isolation is costly under TCG.
-		-append "console=ttyS0 quiet panic=-1 clocksource=hpet tsc=unstable printk.devkmsg=on log_buf_len=8M mitigations=off vt_role=$role vt_stage2=$VT_REPO/ci/guest/stage2.sh"
+		-append "console=ttyS0 quiet panic=-1 clocksource=hpet tsc=unstable printk.devkmsg=on log_buf_len=8M mitigations=off vt_role=$role vt_stage2=$VT_REPO/ci/guest/stage2.sh$debug_args"
 		-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 		-virtfs "local,path=$kdir/lib/modules,mount_tag=modules,security_model=none,readonly=on"
 		-virtfs "local,path=$job,mount_tag=job,security_model=none"

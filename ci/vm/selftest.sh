@@ -76,6 +76,8 @@ for line in \
 	"vroce-harness: begin 3 03-BUG:-in-name" \
 	"infiniband vroce0: set active" \
 	"rdma_rxe: loaded" \
+	"rcu: 	RCU lockdep checking is enabled." \
+	"kmemleak: Kernel memory leak detector initialized (mem pool available: 11822)" \
 	"(NULL ib_device): destroy of MR 3 still waits for 1 references after 50 ms" \
 	"traps: ib_atomic_lat[439] general protection fault ip:7f08 sp:7ffd error:0 in librdmacm.so.1[a472,7f08+15000]"; do
 	check "harmless: $line" "" "$(klog_bad <<<"[ 1.0] $line" || true)"

@@ -25,8 +25,9 @@
 
 VT_NAME=${VROCE_SCENARIO:-$(basename "$0" .sh)}
 
-# vt_log MSG...: progress line on stderr (goes to the scenario's log).
-vt_log() { echo "[$VT_NAME] $*" >&2; }
+# vt_log MSG...: progress line on stderr (goes to the scenario's log),
+# stamped with the seconds since the scenario started (where minutes go).
+vt_log() { echo "[$VT_NAME +${SECONDS}s] $*" >&2; }
 
 # vt_pass MSG / vt_fail MSG / vt_skip MSG: one result line, then exit.
 vt_pass() { echo "PASS: $VT_NAME: $*"; exit 0; }

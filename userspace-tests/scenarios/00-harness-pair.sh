@@ -8,6 +8,7 @@
 # topology: pair
 # pcap: yes
 # timeout: 120
+# debug: yes
 set -euo pipefail
 . "$VROCE_SRC/userspace-tests/lib/common.sh"
 

@@ -9,6 +9,7 @@
 # and leaves rdma_rxe unloaded: vroce and rdma_rxe must never be loaded
 # together.
 # timeout: 180
+# debug: yes
 set -euo pipefail
 . "$VROCE_SRC/userspace-tests/lib/common.sh"
 

@@ -14,6 +14,7 @@
 # run-tests.sh --kernels debug): skipped on the Debian kernels, which have
 # none.
 # timeout: 300
+# debug: yes
 set -euo pipefail
 . "$VROCE_SRC/userspace-tests/lib/common.sh"
 . "$VROCE_SRC/userspace-tests/lib/vroce.sh"

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# debug: yes
 #
 # Every way a device can go away: rdma link delete, deleting the netdev,
 # and rmmod with devices present; devices in other network namespaces; a

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 600
+# debug: yes
 #
 # Every verbs object of vroce0 through stock libibverbs + librxe, with the
 # error paths and the exact errno or completion status of each

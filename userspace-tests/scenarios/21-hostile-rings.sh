@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 900
+# debug: yes
 #
 # A process treats its mapped SQ/RQ/SRQ/CQ rings as an attacker would
 # (userspace-tests/verbs/hostile_rings.c): garbage indices and geometry,

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 1200
+# debug: yes
 #
 # Four processes each create and destroy 1000 rounds of PD, CQ, MR, SRQ,
 # AH, MW and QP (some in RTS with work posted) plus a burst of 64 of each

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 600
+# debug: yes
 #
 # Kernel consumers.  ib_core's MAD layer brings up QP1 (GSI) on vroce0
 # without an error in the log, ib_umad exposes the port, and

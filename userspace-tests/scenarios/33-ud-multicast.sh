@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 600
+# debug: yes
 #
 # UD multicast (ibv_attach_mcast / ibv_detach_mcast), with
 # userspace-tests/bin/ud_mcast:

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # topology: pair
 # timeout: 240
+# debug: yes
 #
 # Retry exhaustion when the link is cut: rc_integrity -L runs a short
 # healthy phase between VM b (client) and VM a (server), then keeps RDMA

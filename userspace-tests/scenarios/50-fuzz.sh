@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 900
+# debug: yes
 #
 # Packet fuzzer against a live device while real RC traffic runs.  Two
 # namespaces on a veth pair, a vroce device in each.  vroce_fuzz (in vtB)

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
+# debug: yes
 #
 # Fault injection through debugfs (Documentation/fault-injection.md).  Two
 # namespaces on a veth pair, a vroce device in each.  First fail_alloc_next

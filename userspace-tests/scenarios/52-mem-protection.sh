@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
+# debug: yes
 #
 # Memory protection between processes (userspace-tests/verbs/mem_protect.c):
 # a victim process and an attacker process on one vroce device (loopback

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 600
+# debug: yes
 #
 # Device removal never waits on a process (disassociate_ucontext).  A
 # process (bin/disassociate) keeps the device open with RC WRITEs in

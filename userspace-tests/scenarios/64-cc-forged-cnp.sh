@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
+# debug: yes
 #
 # Congestion control, acceptance 5 of issue 10 (the forged-CNP part):
 # CNPs that must not act are counted and change nothing else.

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 600
+# debug: yes
 #
 # Congestion control changed under load.  Two namespaces on a veth pair, a
 # vroce device in each; rc_integrity runs 8 RC QPs of WRITEs, READs and
