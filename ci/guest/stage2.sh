@@ -163,6 +163,17 @@ cleanup() {
 	for l in $(ip -o link show | awk -F': ' '$2 ~ /^vt/ {sub(/@.*/, "", $2); print $2}'); do
 		ip link delete "$l" 2>/dev/null
 	done
+	# ib_core's exclusive netns mode (70-netns-exclusive restores shared
+	# itself, unless it was killed): back to shared once no namespace
+	# is left, which ib_core waits for (EBUSY)
+	case $(rdma system show 2>/dev/null) in
+	*"netns exclusive"*)
+		for l in $(seq 75); do
+			rdma system set netns shared 2>/dev/null && break
+			sleep 0.2
+		done
+		;;
+	esac
 	UNLOAD_FAILED=
 	for m in vroce rdma_rxe; do
 		grep -q "^$m " /proc/modules || continue

@@ -108,6 +108,11 @@ struct vroce_feth {
 #define VROCE_FETH_PLT_MASK	0x0f
 #define VROCE_FETH_SEL_SHIFT	4
 #define VROCE_FETH_SEL_MASK	0x30
+/* Placement types (bits), selectivity levels (IBTA 1.5 A19). */
+#define VROCE_FETH_PLT_GLOBAL	0x1
+#define VROCE_FETH_PLT_PERSIST	0x2
+#define VROCE_FETH_SEL_RANGE	0
+#define VROCE_FETH_SEL_MR	1
 
 static_assert(sizeof(struct vroce_bth) == 12);
 static_assert(sizeof(struct vroce_reth) == 16);

@@ -8,6 +8,7 @@
 #include <linux/if_arp.h>
 #include <linux/if_vlan.h>
 #include <linux/module.h>
+#include <net/net_namespace.h>
 #include <rdma/rdma_netlink.h>
 
 #include "vroce.h"
@@ -102,20 +103,52 @@ static int vroce_check_netdev(struct net_device *ndev)
 	return 0;
 }
 
+/*
+ * In ib_core's exclusive netns mode (rdma system set netns exclusive) a
+ * device is seen and used only in its own namespace: vroce's is its
+ * netdev's, where rdma link add found the netdev, as mlx5 puts a device in
+ * its devlink instance's.  In shared mode ib_core keeps every device in
+ * init_net and shows it to every namespace.  ib_register_device() must be
+ * done before @net dies: the caller holds a reference.
+ */
+static struct vroce_dev *vroce_alloc_dev(struct net *net)
+{
+#ifdef HAVE_IB_ALLOC_DEVICE_WITH_NET
+	/* init_net in shared mode: ib_core decides */
+	return ib_alloc_device_with_net(vroce_dev, ibdev, net);
+#else
+	struct vroce_dev *vdev = ib_alloc_device(vroce_dev, ibdev);
+
+	/*
+	 * What ib_alloc_device_with_net() does: the device is still in
+	 * init_net, and only exclusive mode hides it from @net.  The mode
+	 * cannot change while a namespace other than init_net exists.
+	 */
+	if (vdev && !rdma_dev_access_netns(&vdev->ibdev, net))
+		write_pnet(&vdev->ibdev.coredev.rdma_net, net);
+	return vdev;
+#endif
+}
+
 static int vroce_register(const char *name, struct net_device *ndev)
 {
 	struct vroce_dev *vdev;
 	struct ib_device *ibdev;
+	struct net *net;
 	int err;
 
-	err = vroce_net_get(dev_net(ndev));
+	/* a namespace already on its way out gets no new device */
+	net = maybe_get_net(dev_net(ndev));
+	if (!net)
+		return -ENODEV;
+	err = vroce_net_get(net);
 	if (err)
-		return err;
+		goto put_net;
 
-	vdev = ib_alloc_device(vroce_dev, ibdev);
+	vdev = vroce_alloc_dev(net);
 	if (!vdev) {
 		err = -ENOMEM;
-		goto put_net;
+		goto put_vroce_net;
 	}
 	ibdev = &vdev->ibdev;
 	vdev->ndev = ndev;
@@ -172,6 +205,8 @@ static int vroce_register(const char *name, struct net_device *ndev)
 	vroce_fault_init(vdev);
 	/* mlx5's ecn/ under the netdev; without it cc/ has every setting */
 	vroce_cc_sysfs_init(vdev);
+	/* from here ib_core's namespace exit takes the device to init_net */
+	put_net(net);
 	return 0;
 
 del_parent:
@@ -181,8 +216,10 @@ free_counters:
 free_dev:
 	netdev_put(ndev, &vdev->ndev_tracker);
 	ib_dealloc_device(ibdev);
+put_vroce_net:
+	vroce_net_put(net);
 put_net:
-	vroce_net_put(dev_net(ndev));
+	put_net(net);
 	return err;
 }
 

@@ -568,22 +568,24 @@ static struct vroce_mr *vroce_mw_lookup(struct vroce_mw *mw, struct ib_pd *pd,
 		goto unlock;
 	/* A zero-based window names offsets from its first byte. */
 	err = -ERANGE;
-	if (mw->access & IB_ZERO_BASED) {
-		off = *iova;
-	} else {
-		if (*iova < mw->addr)
+	if (iova) {
+		if (mw->access & IB_ZERO_BASED) {
+			off = *iova;
+		} else {
+			if (*iova < mw->addr)
+				goto unlock;
+			off = *iova - mw->addr;
+		}
+		if (off > mw->length || len > mw->length - off)
 			goto unlock;
-		off = *iova - mw->addr;
+		*iova = mw->addr + off;
 	}
-	if (off > mw->length || len > mw->length - off)
-		goto unlock;
 	/*
 	 * The binding holds a reference on the MR and keeps it valid (no
 	 * LOCAL_INV, rereg or dereg while windows are bound).
 	 */
 	mr = mw->mr;
 	refcount_inc(&mr->ref);
-	*iova = mw->addr + off;
 	err = 0;
 unlock:
 	spin_unlock_irqrestore(&mw->lock, flags);
@@ -596,9 +598,10 @@ unlock:
  * @pd: the PD of the QP the request arrived on
  * @qp_num: that QP (type 2B windows are bound to one QP)
  * @rkey: key from the packet, naming an MR or a bound MW
- * @iova: in: the address from the packet; out: the address in the MR
+ * @iova: in: the address from the packet; out: the address in the MR;
+ *	NULL: the whole region (a FLUSH at the MR level)
  * @len: bytes accessed
- * @access: IB_ACCESS_REMOTE_{READ,WRITE,ATOMIC}
+ * @access: IB_ACCESS_REMOTE_{READ,WRITE,ATOMIC}, IB_ACCESS_FLUSH_GLOBAL
  *
  * Callable from any context.
  *
@@ -632,7 +635,7 @@ struct vroce_mr *vroce_mr_lookup_rkey(struct vroce_dev *vdev,
 	else if (READ_ONCE(mr->ibmr.pd) != pd ||
 		 (mr->access & access) != access)
 		err = -EACCES;
-	else if (!vroce_range_ok(mr->iova, mr->length, *iova, len))
+	else if (iova && !vroce_range_ok(mr->iova, mr->length, *iova, len))
 		err = -ERANGE;
 	spin_unlock_irqrestore(&mr->lock, flags);
 

@@ -176,9 +176,10 @@ struct vroce_mr *vroce_mr_lookup_lkey(struct vroce_dev *vdev,
  * @qp_num: that QP (type 2B windows are bound to one QP)
  * @rkey: key from the packet, naming an MR or a bound MW
  * @iova: in: the address from the packet; out: the same byte in the
- *	address space of the returned MR (differs for zero-based windows)
+ *	address space of the returned MR (differs for zero-based windows);
+ *	NULL: the whole region, no range to check (a FLUSH at the MR level)
  * @len: bytes accessed
- * @access: IB_ACCESS_REMOTE_{READ,WRITE,ATOMIC}
+ * @access: IB_ACCESS_REMOTE_{READ,WRITE,ATOMIC}, IB_ACCESS_FLUSH_GLOBAL
  *
  * Callable from any context.  Return: as vroce_mr_lookup_lkey(); for a
  * window, the MR it is bound to.

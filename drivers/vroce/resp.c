@@ -950,28 +950,44 @@ static enum vroce_resp_result vroce_resp_placement(struct vroce_qp *qp,
 	bool awrite = pkt->flags & VROCE_F_ATOMIC_WRITE;
 	u64 va = be64_to_cpu(reth->va);
 	u32 len = awrite ? sizeof(u64) : be32_to_cpu(reth->len);
+	int access = IB_ACCESS_REMOTE_WRITE;
+	u64 *range = &va;
 	struct vroce_mr *mr;
 	int err = 0;
 
 	if (awrite && (pkt->paylen != sizeof(u64) || (va & 7)))
 		return VROCE_RESP_INVALID;
-	if (len) {
-		mr = vroce_mr_lookup_rkey(qp->vdev, qp->ibqp.pd,
-					  qp->ibqp.qp_num,
-					  be32_to_cpu(reth->rkey), &va, len,
-					  awrite ? IB_ACCESS_REMOTE_WRITE : 0);
-		if (IS_ERR(mr))
-			return vroce_resp_access_err(qp);
-		if (awrite) {
-			spin_lock(&vroce_atomic_lock);
-			err = vroce_mr_copy(mr, va, vroce_pkt_payload(pkt), len,
-					    true);
-			spin_unlock(&vroce_atomic_lock);
-		}
-		vroce_mr_put(mr);
-		if (err)
-			return VROCE_RESP_ACCESS;
+	if (!awrite) {
+		struct vroce_feth *feth = vroce_pkt_ext(pkt, VROCE_EXT_FETH);
+		u8 level = vroce_feth_sel(feth);
+
+		/*
+		 * vroce places into memory, never persistently, and does not
+		 * advertise it: a persistent (or reserved) placement type is
+		 * a request this responder cannot execute, as rdma_rxe
+		 * answers one its QP was not granted.  The MR must allow
+		 * what the type asks for; the key is checked even for an
+		 * empty range, and at the MR level the range is not read.
+		 */
+		if (vroce_feth_plt(feth) != VROCE_FETH_PLT_GLOBAL ||
+		    level > VROCE_FETH_SEL_MR || !VROCE_ACCESS_FLUSH)
+			return VROCE_RESP_INVALID;
+		access = VROCE_ACCESS_FLUSH;
+		if (level == VROCE_FETH_SEL_MR)
+			range = NULL;
 	}
+	mr = vroce_mr_lookup_rkey(qp->vdev, qp->ibqp.pd, qp->ibqp.qp_num,
+				  be32_to_cpu(reth->rkey), range, len, access);
+	if (IS_ERR(mr))
+		return vroce_resp_access_err(qp);
+	if (awrite) {
+		spin_lock(&vroce_atomic_lock);
+		err = vroce_mr_copy(mr, va, vroce_pkt_payload(pkt), len, true);
+		spin_unlock(&vroce_atomic_lock);
+	}
+	vroce_mr_put(mr);
+	if (err)
+		return VROCE_RESP_ACCESS;
 	qp->resp.msn = (qp->resp.msn + 1) & VROCE_AETH_MSN_MASK;
 	qp->resp.epsn = vroce_psn_add(pkt->psn, 1);
 	vroce_resp_queue_aeth(qp, out, VROCE_READ_RESP_ONLY,
@@ -993,8 +1009,8 @@ static bool vroce_resp_seq_ok(struct vroce_resp *resp, struct vroce_pkt *pkt)
  * Does the QP's qp_access_flags let the peer do this?  A valid rkey is
  * not enough: a QP brought up without remote rights must refuse remote
  * access to any MR of its PD (a remote access error, as for a bad key).
- * FLUSH needs one of the flush rights; which one its placement type asks
- * for is not checked yet.
+ * FLUSH to global visibility needs that flush right; a persistent one is
+ * refused whatever the QP allows (vroce_resp_placement()).
  */
 static bool vroce_resp_qp_allows(struct vroce_qp *qp, struct vroce_pkt *pkt)
 {
@@ -1006,8 +1022,12 @@ static bool vroce_resp_qp_allows(struct vroce_qp *qp, struct vroce_pkt *pkt)
 		return access & IB_ACCESS_REMOTE_ATOMIC;
 	if (pkt->flags & (VROCE_F_WRITE | VROCE_F_ATOMIC_WRITE))
 		return access & IB_ACCESS_REMOTE_WRITE;
-	if (pkt->flags & VROCE_F_FLUSH)
-		return access & VROCE_QP_ACCESS_FLUSH;
+	if (pkt->flags & VROCE_F_FLUSH) {
+		struct vroce_feth *feth = vroce_pkt_ext(pkt, VROCE_EXT_FETH);
+
+		return !(vroce_feth_plt(feth) & VROCE_FETH_PLT_GLOBAL) ||
+		       (access & VROCE_ACCESS_FLUSH);
+	}
 	return true;
 }
 

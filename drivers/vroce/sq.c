@@ -307,6 +307,15 @@ static enum ib_wc_status vroce_sq_check_placement(struct vroce_qp *qp,
 		    (type & ~(IB_FLUSH_GLOBAL | IB_FLUSH_PERSISTENT)) ||
 		    wqe->wr.wr.flush.level > IB_FLUSH_MR)
 			return IB_WC_LOC_QP_OP_ERR;
+		/*
+		 * librxe's wr_flush() puts the range's length in dma.length
+		 * and leaves wr.flush.length 0; rdma_rxe sends dma.resid.
+		 * The private slot keeps it in wr.flush.length, where the
+		 * requester takes the RETH's length from, and sends no data.
+		 * A persistent type goes out: whether the peer places
+		 * persistently is the peer's to answer.
+		 */
+		wqe->wr.wr.flush.length = wqe->dma.length;
 		wqe->iova = wqe->wr.wr.flush.remote_addr;
 		wqe->dma.length = 0;
 		wqe->dma.resid = 0;

@@ -53,7 +53,7 @@ KNOBS = [
     ("rp_gd", "shift", 0, 31, 11, "nvidia"),
     ("np_min_time_between_cnps", "us", 0, 4095, 4, "both"),
     ("np_cnp_dscp", "DSCP", 0, 63, 48, "both"),
-    ("np_cnp_prio_mode", "bool", 0, 1, 1, "both"),
+    ("np_cnp_prio_mode", "bool", 0, 1, 0, "both"),
     ("np_cnp_prio", "PCP", 0, 7, 6, "both"),
 ]
 

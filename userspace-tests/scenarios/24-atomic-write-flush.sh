@@ -7,8 +7,13 @@
 # connected to each other: the capabilities are advertised, an 8-byte
 # ATOMIC WRITE places its data (twice), an unaligned one completes with
 # REM_INV_REQ_ERR, one to an MR without remote write with REM_ACCESS_ERR.
-# FLUSH is skipped while libibverbs has no ibv_wr_flush() (v44).  Skips on
-# a kernel without the operations (6.1).
+# FLUSH WQEs are written into the send queue by the program itself
+# (libibverbs v44 has no ibv_wr_flush()) and the doorbell rung: a range
+# FLUSH after an RDMA WRITE and an MR-level one complete with the FLUSH
+# opcode and the data is in place; a PERSISTENT one completes with
+# REM_INV_REQ_ERR, one to an MR without the flush right or with a bad key
+# with REM_ACCESS_ERR, type 0 and level 2 with LOC_QP_OP_ERR and no packet
+# sent.  Skips on a kernel without the operations (6.1).
 . "$VROCE_SRC/userspace-tests/lib/common.sh"
 . "$VROCE_SRC/userspace-tests/lib/vroce.sh"
 

@@ -34,7 +34,7 @@ rp_initial_alpha_value 0 1023 1023
 rp_gd 0 31 11
 np_min_time_between_cnps 0 4095 4
 np_cnp_dscp 0 63 48
-np_cnp_prio_mode 0 1 1
+np_cnp_prio_mode 0 1 0
 np_cnp_prio 0 7 6
 "
 

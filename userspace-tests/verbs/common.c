@@ -630,6 +630,14 @@ int vt_snap_new(const struct vt_snap *before, struct vt_map *out, int max)
 	return n;
 }
 
+struct rxe_queue_buf *vt_map_again(int fd, const struct vt_map *m)
+{
+	void *p = mmap(NULL, m->end - m->start, PROT_READ | PROT_WRITE,
+		       MAP_SHARED, fd, (off_t)m->offset);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
 /* ------------------------------------------------------- raw uverbs cmds */
 
 int vt_cmd_post_send_db(struct ibv_qp *qp)

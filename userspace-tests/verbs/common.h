@@ -171,6 +171,23 @@ static inline struct rxe_queue_buf *vt_map_q(const struct vt_map *m)
 	return (struct rxe_queue_buf *)m->start;
 }
 
+/*
+ * Is @m (one of the mappings a QP's creation added) its send queue?  The
+ * SQ's slots hold a struct rxe_send_wqe, the RQ's a smaller rxe_recv_wqe.
+ */
+static inline bool vt_map_is_sq(const struct vt_map *m)
+{
+	return ((size_t)1 << vt_map_q(m)->log2_elem_size) >=
+	       sizeof(struct rxe_send_wqe);
+}
+
+/*
+ * Map the ring of @m a second time, at its offset of the uverbs file
+ * @fd: a mapping of the caller's own, which outlives librxe's.  Returns
+ * it, or NULL with errno set.
+ */
+struct rxe_queue_buf *vt_map_again(int fd, const struct vt_map *m);
+
 static inline uint32_t vt_q_count(const struct rxe_queue_buf *q)
 {
 	const volatile struct rxe_queue_buf *v = q;

@@ -182,9 +182,8 @@ static void ring_attach(struct env *e, struct ring *r, const struct vt_map *m)
 
 	r->len = m->end - m->start;
 	r->off = m->offset;
-	p = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 e->d.ctx->cmd_fd, (off_t)m->offset);
-	if (p == MAP_FAILED) {
+	p = vt_map_again(e->d.ctx->cmd_fd, m);
+	if (!p) {
 		/* Fall back to librxe's own mapping. */
 		e->remap_failed++;
 		r->q = (struct rxe_queue_buf *)m->start;
@@ -240,9 +239,7 @@ static void attach_qp_rings(struct env *e, int i, struct vt_map *m, int n)
 	int k;
 
 	for (k = 0; k < n; k++) {
-		struct rxe_queue_buf *q = vt_map_q(&m[k]);
-
-		if (((size_t)1 << q->log2_elem_size) >= sizeof(struct rxe_send_wqe))
+		if (vt_map_is_sq(&m[k]))
 			ring_attach(e, &e->sq[i], &m[k]);
 		else
 			ring_attach(e, &e->rq[i], &m[k]);
@@ -383,8 +380,7 @@ static uint32_t learn_ah_num(struct env *e, struct ibv_pd *pd,
 		goto out;
 	n = new_maps(s, m);
 	for (k = 0; k < n; k++)
-		if (((size_t)1 << vt_map_q(&m[k])->log2_elem_size) >=
-		    sizeof(struct rxe_send_wqe))
+		if (vt_map_is_sq(&m[k]))
 			ring_attach(e, &sq, &m[k]);
 	wr.wr.ud.ah = ah;
 	wr.wr.ud.remote_qpn = 1;

@@ -104,7 +104,7 @@ const struct vroce_dcqcn_knob vroce_dcqcn_knobs[VROCE_DCQCN_NR_KNOBS] = {
 	[VROCE_DCQCN_K_NP_CNP_PRIO_MODE] = {
 		"np_cnp_prio_mode", "bool",
 		offsetof(struct vroce_dcqcn_params, np_cnp_prio_mode),
-		0, 1, 1, VROCE_DCQCN_F_BOTH },
+		0, 1, 0, VROCE_DCQCN_F_BOTH },
 	[VROCE_DCQCN_K_NP_CNP_PRIO] = {
 		"np_cnp_prio", "PCP",
 		offsetof(struct vroce_dcqcn_params, np_cnp_prio),

@@ -74,8 +74,9 @@ enum vroce_dcqcn_flavour {
  * @rp_gd: shift; a cut is rate * alpha >> rp_gd
  * @np_min_time_between_cnps: us between two CNPs a QP sends (N)
  * @np_cnp_dscp: DSCP of the CNPs sent
- * @np_cnp_prio_mode: bool; 1: CNPs take np_cnp_prio, 0: the priority of
- *	the packet that carried the CE mark
+ * @np_cnp_prio_mode: bool; 0: CNPs take np_cnp_prio, 1: the priority of
+ *	the packet that carried the CE mark (mlx5's meaning: writing its
+ *	np_cnp_prio sets the firmware's cnp_prio_mode to 0)
  * @np_cnp_prio: 802.1p priority of the CNPs sent
  *
  * Which flavour reads which knob: see vroce_dcqcn_knobs[].  The np_*

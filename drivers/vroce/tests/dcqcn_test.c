@@ -95,7 +95,7 @@ static const struct dcqcn_knob_range dcqcn_ranges[] = {
 	{ VROCE_DCQCN_K_NP_CNP_DSCP,
 	  "np_cnp_dscp", 0, 63U, 48 },
 	{ VROCE_DCQCN_K_NP_CNP_PRIO_MODE,
-	  "np_cnp_prio_mode", 0, 1U, 1 },
+	  "np_cnp_prio_mode", 0, 1U, 0 },
 	{ VROCE_DCQCN_K_NP_CNP_PRIO,
 	  "np_cnp_prio", 0, 7U, 6 },
 };
