@@ -53,7 +53,13 @@ pair() {
 		cp "$LOG/srv" "$VROCE_JOB/$VT_NAME.server.txt"
 		vt_fail "$name client: $(tail -4 <<<"$out") // server: $(tail -4 "$LOG/srv")"
 	fi
-	wait "$srv" || vt_fail "$name server: $(tail -4 "$LOG/srv")"
+	if ! wait "$srv"; then
+		# a server that crashed after its client passed: its whole
+		# output (the library's backtrace starts far above the tail)
+		cp "$LOG/srv" "$VROCE_JOB/$VT_NAME.server.txt"
+		printf '%s\n' "$out" >"$VROCE_JOB/$VT_NAME.client.txt"
+		vt_fail "$name server (whole output: $VT_NAME.server.txt): $(tail -4 "$LOG/srv")"
+	fi
 	grep -Eq "$pat" <<<"$out" ||
 		vt_fail "$name: no result: $(tail -4 <<<"$out")"
 	vt_log "$name: $(grep -E "$pat" <<<"$out" | tail -1 | tr -s ' ')"
