@@ -29,6 +29,17 @@ VT_NAME=${VROCE_SCENARIO:-$(basename "$0" .sh)}
 # stamped with the seconds since the scenario started (where minutes go).
 vt_log() { echo "[$VT_NAME +${SECONDS}s] $*" >&2; }
 
+# vt_in_ns NS CMD...: CMD in network namespace NS ("" for this one).
+vt_in_ns() {
+	local netns=$1
+	shift
+	if [ -n "$netns" ]; then
+		ip netns exec "$netns" "$@"
+	else
+		"$@"
+	fi
+}
+
 # vt_pass MSG / vt_fail MSG / vt_skip MSG: one result line, then exit.
 vt_pass() { echo "PASS: $VT_NAME: $*"; exit 0; }
 vt_fail() { echo "FAIL: $VT_NAME: $*"; exit 1; }

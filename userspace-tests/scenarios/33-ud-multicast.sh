@@ -38,23 +38,12 @@ if ! out=$(vt_run_timeout 240 "$UDM" -d vroce0 selftest 2>&1); then
 fi
 printf '%s\n' "$out" >&2
 
-# in_ns NS CMD...: CMD in namespace NS ("" for this one).
-in_ns() {
-	local netns=$1
-	shift
-	if [ -n "$netns" ]; then
-		ip netns exec "$netns" "$@"
-	else
-		"$@"
-	fi
-}
-
 # member TAG NS DEV GROUP: a member process (2 QPs, two batches).
 PIDS=()
 TAGS=()
 member() {
 	local tag=$1 netns=$2 dev=$3 group=$4
-	in_ns "$netns" "$UDM" -d "$dev" -G "$group" -q 2 -n "$N" -2 -t 120 \
+	vt_in_ns "$netns" "$UDM" -d "$dev" -G "$group" -q 2 -n "$N" -2 -t 120 \
 		-r "$DIR/ready.$tag" -x "$DIR/detached.$tag" member \
 		>"$DIR/out.$tag" 2>&1 &
 	PIDS+=($!)
@@ -73,7 +62,7 @@ await() {
 # send NS DEV GROUP SEQ0: one batch of N messages.
 send() {
 	local out
-	out=$(in_ns "$1" timeout -k 5 120 "$UDM" -d "$2" -G "$3" -n "$N" \
+	out=$(vt_in_ns "$1" timeout -k 5 120 "$UDM" -d "$2" -G "$3" -n "$N" \
 		-S "$4" send 2>&1) || vt_fail "send to $3 from $2: $out"
 	vt_log "$(grep '^ok' <<<"$out")"
 }

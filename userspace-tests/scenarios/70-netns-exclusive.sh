@@ -77,23 +77,12 @@ restore() {
 trap restore EXIT
 trap 'exit 143' TERM INT
 
-# nsx NS CMD...: CMD in namespace NS ("" for the initial one)
-nsx() {
-	local ns=$1
-	shift
-	if [ -n "$ns" ]; then
-		ip netns exec "$ns" "$@"
-	else
-		"$@"
-	fi
-}
-
 # {rdma,sysfs,verbs}_devs NS: the RDMA devices namespace NS sees, sorted,
 # on one line, by the three ways tools look: ib_core's netlink,
 # /sys/class/infiniband, libibverbs
 rdma_devs() {
 	local out
-	if ! out=$(nsx "$1" rdma -j dev show 2>&1); then
+	if ! out=$(vt_in_ns "$1" rdma -j dev show 2>&1); then
 		echo "rdma failed: $out"
 		return
 	fi
@@ -102,12 +91,12 @@ rdma_devs() {
 }
 # shellcheck disable=SC2317 # called as ${what}_devs
 sysfs_devs() {
-	nsx "$1" sh -c 'ls /sys/class/infiniband 2>/dev/null' | sort | xargs
+	vt_in_ns "$1" sh -c 'ls /sys/class/infiniband 2>/dev/null' | sort | xargs
 }
 # shellcheck disable=SC2317 # called as ${what}_devs
 verbs_devs() {
 	local out
-	out=$(nsx "$1" ibv_devices 2>&1) || out="x x ibv_devices failed: $out"
+	out=$(vt_in_ns "$1" ibv_devices 2>&1) || out="x x ibv_devices failed: $out"
 	awk 'NR > 2 && NF { print $1 }' <<<"$out" | sort | xargs
 }
 # expect_devs NS LIST: NS sees exactly LIST, all three ways

@@ -213,6 +213,16 @@ static int pair_create(struct pair *p)
 	return p->xa ? 0 : EOPNOTSUPP;
 }
 
+/* pair_create(), the failure reported as check @name's; 0 or -1. */
+static int pair_open(const char *name, struct pair *p)
+{
+	int err = pair_create(p);
+
+	if (err)
+		vt_failf(name, "QP pair: %s", vt_errname(err));
+	return err ? -1 : 0;
+}
+
 /* Post one signaled ATOMIC WRITE and wait for its completion. */
 static int atomic_write(struct pair *p, uint64_t wr_id, uint32_t rkey,
 			uint64_t addr, uint64_t value, struct ibv_wc *wc)
@@ -303,13 +313,10 @@ static void test_atomic_write(uint8_t *buf, struct ibv_mr *mr)
 	struct ibv_wc wc;
 	struct pair p;
 	bool intact = true;
-	int n, err, i;
+	int n, i;
 
-	err = pair_create(&p);
-	if (err) {
-		vt_failf("aw-setup", "QP pair: %s", vt_errname(err));
+	if (pair_open("aw-setup", &p))
 		return;
-	}
 	memset(buf, 0x5a, BUF_LEN);
 	n = atomic_write(&p, 1, mr->rkey, (uintptr_t)target, v1, &wc);
 	check_wc("aw-complete", n, &wc, 1, IBV_WC_SUCCESS, IBV_WC_ATOMIC_WRITE);
@@ -347,13 +354,10 @@ static void test_atomic_write_err(const char *name, struct ibv_mr *mr,
 	uint64_t before = *word;
 	struct ibv_wc wc;
 	struct pair p;
-	int n, err;
+	int n;
 
-	err = pair_create(&p);
-	if (err) {
-		vt_failf(name, "QP pair: %s", vt_errname(err));
+	if (pair_open(name, &p))
 		return;
-	}
 	n = atomic_write(&p, 7, mr->rkey, addr, 0x1111111111111111ULL, &wc);
 	check_wc(name, n, &wc, 7, status, IBV_WC_ATOMIC_WRITE);
 	if (*word != before)
@@ -396,11 +400,8 @@ static void test_flush(uint8_t *dst, struct ibv_mr *mr_dst, uint8_t *src,
 	uint32_t i;
 	int n, err;
 
-	err = pair_create(&p);
-	if (err) {
-		vt_failf("flush-setup", "QP pair: %s", vt_errname(err));
+	if (pair_open("flush-setup", &p))
 		return;
-	}
 	memset(dst, 0x5a, BUF_LEN);
 	for (i = 0; i < len; i++)
 		src[i] = (uint8_t)(i * 7 + 1);
@@ -485,13 +486,10 @@ static void test_flush_err(const char *name, uint32_t rkey, uint64_t addr,
 	long long tx0, tx1, late = 0;
 	struct ibv_wc wc;
 	struct pair p;
-	int n, err;
+	int n;
 
-	err = pair_create(&p);
-	if (err) {
-		vt_failf(name, "QP pair: %s", vt_errname(err));
+	if (pair_open(name, &p))
 		return;
-	}
 	tx0 = local ? tx_quiet(&late) : 0;
 	n = flush(&p, 30, rkey, addr, len, type, level, &wc);
 	check_wc(name, n, &wc, 30, status, WC_FLUSH);
