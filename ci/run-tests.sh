@@ -104,12 +104,10 @@ boot_scenarios() {
 		lo) [ "$((10#$n))" -lt 50 ] || continue ;;
 		hi) [ "$((10#$n))" -ge 50 ] || continue ;;
 		esac
-		case $abi in
-		*-vroce-debug)
-			[ -z "$debug_set" ] || [ "$(header "$f" debug no)" = yes ] ||
-				continue
-			;;
-		esac
+		if vt_is_debug "$abi" && [ -n "$debug_set" ] &&
+			[ "$(header "$f" debug no)" != yes ]; then
+			continue
+		fi
 		echo "$f"
 	done
 }
@@ -258,7 +256,7 @@ run_boot() {
 	shift 2
 	series=$(vt_series "$abi")
 	# results say [6.1], [6.12] or [debug]; the boot's own lines its part
-	case $abi in *-vroce-debug) series=debug ;; esac
+	! vt_is_debug "$abi" || series=debug
 	label=${BOOT_LABEL:-$series $kind}
 	# two boots of one kernel may start in the same second: the job
 	# directory's name carries the part too
@@ -269,7 +267,7 @@ run_boot() {
 	# scenario's timeout, so this only catches a hung kernel.
 	budget=240
 	local scale=1
-	case $abi in *-vroce-debug) scale=$VT_DEBUG_TIMEOUT_SCALE ;; esac
+	! vt_is_debug "$abi" || scale=$VT_DEBUG_TIMEOUT_SCALE
 	for f in "$@"; do
 		budget=$((budget + $(header "$f" timeout 300) * scale + 30))
 		[ "$(header "$f" pcap no)" != yes ] || pcap=1
@@ -437,10 +435,10 @@ add_boot() {
 for abi in "${abis[@]}"; do add_boot "$abi" pair all; done
 for part in hi lo; do
 	for abi in "${abis[@]}"; do
-		case $abi in *-vroce-debug) add_boot "$abi" single "$part" ;; esac
+		! vt_is_debug "$abi" || add_boot "$abi" single "$part"
 	done
 	for abi in "${abis[@]}"; do
-		case $abi in *-vroce-debug) ;; *) add_boot "$abi" single "$part" ;; esac
+		vt_is_debug "$abi" || add_boot "$abi" single "$part"
 	done
 done
 
@@ -474,10 +472,11 @@ boot_name() {
 	hi) part=" 50-99" ;;
 	*) part= ;;
 	esac
-	case $abi in
-	*-vroce-debug) echo "debug $kind$part" ;;
-	*) echo "$(vt_series "$abi") $kind$part" ;;
-	esac
+	if vt_is_debug "$abi"; then
+		echo "debug $kind$part"
+	else
+		echo "$(vt_series "$abi") $kind$part"
+	fi
 }
 
 # start_boot I: run boot I in the background, its output in $out_dir/I.log

@@ -45,6 +45,12 @@ vt_resolve_abi() {
 	echo "$abi"
 }
 
+# vt_is_debug ABI: true for the kernel ci/debug-kernel.sh built.
+vt_is_debug() {
+	case $1 in *-vroce-debug) return 0 ;; esac
+	return 1
+}
+
 # vt_series ABI: 6.1.0-57-amd64 -> 6.1, 6.12.117+deb12-amd64 -> 6.12
 vt_series() {
 	local IFS=.-+
@@ -112,7 +118,7 @@ vt_qemu_start() {
 	esac
 	# The debug kernel: every KASAN report, not only the first one.
 	local debug_args=
-	case $abi in *-vroce-debug) debug_args=" kasan_multi_shot" ;; esac
+	! vt_is_debug "$abi" || debug_args=" kasan_multi_shot"
 	# shellcheck disable=SC2054 # the commas are QEMU's
 	local args=(
 

@@ -509,18 +509,24 @@ static void test_flush_err(const char *name, uint32_t rkey, uint64_t addr,
 	pair_destroy(&p);
 }
 
-/* A key naming none of @mrs: @key with its low bits changed. */
+/*
+ * A key naming none of @mrs: @key with its low bits changed, by a
+ * different pattern each try (toggling one pattern would come back to
+ * @key on the second try and loop forever).
+ */
 static uint32_t foreign_key(uint32_t key, struct ibv_mr **mrs, int n)
 {
-	uint32_t k = key;
+	uint32_t step, k;
 	int i;
 
-again:
-	k ^= 0x5a;
-	for (i = 0; i < n; i++)
-		if (mrs[i]->rkey == k || mrs[i]->lkey == k)
-			goto again;
-	return k;
+	for (step = 1;; step++) {
+		k = key ^ (0x5aU * step);
+		for (i = 0; i < n; i++)
+			if (mrs[i]->rkey == k || mrs[i]->lkey == k)
+				break;
+		if (i == n)
+			return k;
+	}
 }
 
 int main(int argc, char **argv)
