@@ -199,6 +199,56 @@ int vroce_cq_post(struct vroce_cq *cq, const struct ib_wc *wc, bool solicited)
 	return err;
 }
 
+/* A kernel CQE: keep it unless it belongs to the destroyed QP. */
+static bool vroce_cq_keep_wc(void *slot, void *qp)
+{
+	const struct ib_wc *wc = slot;
+
+	return wc->qp != qp;
+}
+
+/*
+ * A user CQE of the destroyed QP that reports success becomes a flush:
+ * one aligned 32-bit store, so a process reading the slot right now sees
+ * either status, each a whole completion.  The process may have written
+ * anything here; only its own completions can come out wrong.
+ */
+static bool vroce_cq_flush_uwc(void *slot, void *qp)
+{
+	struct ib_uverbs_wc *uwc = slot;
+
+	if (READ_ONCE(uwc->qp_num) == ((struct ib_qp *)qp)->qp_num &&
+	    READ_ONCE(uwc->status) == IB_WC_SUCCESS)
+		WRITE_ONCE(uwc->status, IB_WC_WR_FLUSH_ERR);
+	return true;
+}
+
+/**
+ * vroce_cq_forget_qp() - deal with a destroyed QP's unpolled completions
+ * @cq: a CQ of the QP (its send or receive CQ)
+ * @qp: the QP being destroyed; it posts no completion any more
+ *
+ * Process context.  A ConnectX drops a destroyed QP's CQEs from its CQs
+ * (mlx5 cleans the CQ in destroy_qp, in the kernel and in rdma-core alike)
+ * and consumers count on it: libfabric's verbs provider destroys a QP and
+ * then drains the CQ into its own list, treating every entry of that QP as
+ * flushed, except that rxm reposts a buffer for a successful receive, on
+ * the endpoint it has just freed.  A kernel CQ is the driver's on both
+ * sides: the entries go.  A user CQ's consumer index is the process's and
+ * may move while this runs, so entries cannot be removed there: each
+ * successful one of this QP is turned into a flush completion in place,
+ * the closest a consumer can see to "never reported".
+ */
+void vroce_cq_forget_qp(struct vroce_cq *cq, struct ib_qp *qp)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	vroce_queue_filter_pending(&cq->queue, cq->is_user ?
+				   vroce_cq_flush_uwc : vroce_cq_keep_wc, qp);
+	spin_unlock_irqrestore(&cq->lock, flags);
+}
+
 static int vroce_cq_init(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 			 struct ib_udata *udata)
 {

@@ -54,6 +54,8 @@ int vroce_cq_post_quiet(struct vroce_cq *cq, const struct ib_wc *wc,
 			bool solicited, bool *signal);
 void vroce_cq_signal(struct vroce_cq *cq);
 
+void vroce_cq_forget_qp(struct vroce_cq *cq, struct ib_qp *qp);
+
 extern const struct ib_device_ops vroce_cq_ops;
 
 #endif /* VROCE_CQ_H */

@@ -1052,6 +1052,11 @@ int vroce_mw_bind_wqe(struct vroce_qp *qp, const struct rxe_send_wqe *wqe)
 	mw = vroce_mw_get(vdev, wqe->wr.wr.mw.mw_rkey);
 	if (!mw)
 		return -EINVAL;
+	/*
+	 * Local write means nothing for a window: ConnectX and rdma_rxe
+	 * ignore it, and applications pass their MR's flags along.
+	 */
+	access &= ~IB_ACCESS_LOCAL_WRITE;
 	err = -EINVAL;
 	if (access & ~VROCE_MW_ACCESS)
 		goto put_mw;

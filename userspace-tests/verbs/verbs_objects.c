@@ -458,6 +458,7 @@ static void test_mr(void)
 static void test_mw(void)
 {
 	struct ibv_mr *mr_bind, *mr_nobind, *mr_nolw, *mr_pd2, *mr_iova, *mr_zb;
+	struct ibv_mr *mr_lwb;
 	struct ibv_mw *mw1, *mw2, *mw;
 	struct ibv_send_wr wr;
 	struct ibv_wc wc[4];
@@ -471,8 +472,10 @@ static void test_mw(void)
 	mr_pd2 = reg(pd2, buf, BUFSZ, LW | MWB);
 	mr_iova = ibv_reg_mr_iova(pd1, buf, BUFSZ, IOVA, LW | RW | RR | MWB);
 	mr_zb = ibv_reg_mr_iova(pd1, buf, BUFSZ, 0, LW | RW | RR | MWB);
+	/* no remote right of its own: a window grants them (C10-74) */
+	mr_lwb = reg(pd1, buf, BUFSZ, LW | MWB);
 	if (!mr_bind || !mr_nobind || !mr_nolw || !mr_pd2 || !mr_iova ||
-	    !mr_zb) {
+	    !mr_zb || !mr_lwb) {
 		vt_failf("mw", "set-up: reg_mr failed: %s", vt_errname(errno));
 		goto out_mr;
 	}
@@ -525,6 +528,12 @@ static void test_mw(void)
 		    (uintptr_t)buf + BUFSZ - 4096, 8192, RR, WC_BAD_BIND);
 	bind1_fresh("mw.bind1.remote_write_on_mr_without_local_write", pd1,
 		    mw1, mr_nolw, (uintptr_t)buf, 4096, RW, WC_BAD_BIND);
+	/*
+	 * LOCAL_WRITE in a window's rights means nothing and is ignored, as
+	 * by ConnectX and rdma_rxe (applications pass their MR's flags).
+	 */
+	bind1_fresh("mw.bind1.local_write_ignored", pd1, mw1, mr_lwb,
+		    (uintptr_t)buf, 4096, RW | LW, IBV_WC_SUCCESS);
 	bind1_fresh("mw.bind1.iova_mr", pd1, mw1, mr_iova, IOVA + 4096, 4096,
 		    RR | RW, IBV_WC_SUCCESS);
 	bind1_fresh("mw.bind1.iova_mr_at_va", pd1, mw1, mr_iova,
@@ -611,6 +620,16 @@ static void test_mw(void)
 	} else {
 		vt_failf("mw.bind2", "alloc_mw: %s", vt_errname(errno));
 	}
+	mw = ibv_alloc_mw(pd1, IBV_MW_TYPE_2);
+	if (mw) {
+		wr_bind2(&wr, 224, mw, ibv_inc_rkey(mw->rkey), mr_lwb,
+			 (uintptr_t)buf, 4096, RW | LW);
+		op_fresh("mw.bind2.local_write_ignored", pd1, &wr,
+			 IBV_WC_SUCCESS, IBV_WC_BIND_MW);
+		ibv_dealloc_mw(mw);
+	} else {
+		vt_failf("mw.bind2", "alloc_mw: %s", vt_errname(errno));
+	}
 
 	/* LOCAL_INV of things that cannot be invalidated this way. */
 	wr_inv(&wr, 231, mw1->rkey);
@@ -672,6 +691,21 @@ static void test_mw(void)
 				got = -got;
 			expect_wc("mw.wr_api.local_inv", got, wc,
 				  IBV_WC_SUCCESS, IBV_WC_LOCAL_INV, 242);
+			/* ibv_wr_bind_mw() leaves mw->rkey to the caller */
+			mw->rkey = k1;
+			bi.mr = mr_lwb;
+			bi.mw_access_flags = RW | LW;
+			ibv_wr_start(qpx);
+			qpx->wr_id = 243;
+			qpx->wr_flags = IBV_SEND_SIGNALED;
+			ibv_wr_bind_mw(qpx, mw, ibv_inc_rkey(k1), &bi);
+			got = ibv_wr_complete(qpx);
+			if (!got)
+				got = vt_poll(f.cq, wc, 1, WAIT_MS);
+			else
+				got = -got;
+			expect_wc("mw.wr_api.bind_mw.local_write_ignored", got,
+				  wc, IBV_WC_SUCCESS, IBV_WC_BIND_MW, 243);
 		}
 		fq_free(&f);
 		if (mw)
@@ -724,6 +758,8 @@ out_mr:
 		ibv_dereg_mr(mr_iova);
 	if (mr_zb)
 		ibv_dereg_mr(mr_zb);
+	if (mr_lwb)
+		ibv_dereg_mr(mr_lwb);
 }
 
 /* ---------------------------------------------------------------- rereg */
@@ -1926,6 +1962,97 @@ out:
 		ibv_dereg_mr(mr);
 }
 
+/*
+ * A destroyed QP's completions that were never polled.  A ConnectX drops
+ * them from its CQs, and libfabric's verbs provider counts on it (rxm
+ * reposts a buffer for a successful receive on the endpoint it has just
+ * closed).  The process owns a user CQ's consumer index, so vroce cannot
+ * take entries out from under it: each successful entry of the destroyed
+ * QP becomes a WR_FLUSH_ERR with its wr_id and qp_num, an error entry
+ * stays as it was, and another QP's entries in the same CQ are untouched
+ * (drivers/vroce/cq.c: vroce_cq_forget_qp()).
+ */
+static void test_destroy_cqes(void)
+{
+	struct ibv_cq *cq = NULL;
+	struct ibv_mr *mr = reg(pd1, buf, BUFSZ, LW);
+	struct vt_snap *snap = malloc(sizeof(*snap));
+	struct ibv_qp *a = NULL, *b = NULL;
+	uint32_t bqpn = 0;
+	struct vt_map m[4];
+	struct ibv_wc wc[8];
+	int got, i, ret, bad = 0, na = 0, nb = 0;
+
+	if (!snap || !mr) {
+		vt_failf("destroy_cqes", "set-up failed");
+		goto out;
+	}
+	vt_snap_take(snap);
+	cq = ibv_create_cq(D.ctx, 16, NULL, NULL, 0);
+	if (!cq || vt_snap_new(snap, m, 4) != 1) {
+		vt_failf("destroy_cqes", "set-up: CQ or its ring not found");
+		goto out;
+	}
+	a = vt_create_qp(&D, pd1, IBV_QPT_RC, cq, cq, NULL, 8, 1, 1);
+	b = vt_create_qp(&D, pd1, IBV_QPT_RC, cq, cq, NULL, 8, 1, 1);
+	ret = a && b ? vt_qp_to_rts(&D, a, b->qp_num) : vt_rc(-1);
+	if (!ret)
+		ret = vt_qp_to_rts(&D, b, a->qp_num);
+	/* a -> b twice, b -> a once: six successful entries in the CQ */
+	if (!ret)
+		ret = post_recvs(b, mr, 5000, 2);
+	if (!ret)
+		ret = post_recvs(a, mr, 5100, 1);
+	if (!ret)
+		ret = post_sends(a, mr, 6000, 2);
+	if (!ret)
+		ret = post_sends(b, mr, 6100, 1);
+	if (ret || !wait_ring_count(&m[0], 6, WAIT_MS)) {
+		vt_failf("destroy_cqes", "set-up: %s, %u entries queued, want 6",
+			 vt_errname(ret), vt_q_count(vt_map_q(&m[0])));
+		goto out;
+	}
+	bqpn = b->qp_num;
+	vt_expect_rc("destroy_cqes.destroy", vt_rc(ibv_destroy_qp(b)), 0);
+	b = NULL;
+	got = vt_poll(cq, wc, 7, QUIET_MS);
+	for (i = 0; i < got; i++) {
+		bool of_b = wc[i].qp_num == bqpn;
+		enum ibv_wc_status want = of_b ? IBV_WC_WR_FLUSH_ERR :
+						 IBV_WC_SUCCESS;
+		uint64_t id = wc[i].wr_id;
+		bool id_ok = of_b ? (id == 5000 || id == 5001 || id == 6100) :
+				    (id == 6000 || id == 6001 || id == 5100);
+
+		if (wc[i].status != want || !id_ok ||
+		    (!of_b && wc[i].qp_num != a->qp_num)) {
+			vt_failf("destroy_cqes.entry", "qp %u wr_id %llu: %s",
+				 wc[i].qp_num, (unsigned long long)id,
+				 vt_wcname(wc[i].status));
+			bad++;
+		}
+		if (of_b)
+			nb++;
+		else
+			na++;
+	}
+	if (got != 6 || na != 3 || nb != 3)
+		vt_failf("destroy_cqes", "%d entries (%d of the live QP, %d of the destroyed one), want 3 + 3",
+			 got, na, nb);
+	else if (!bad)
+		vt_ok("destroy_cqes", "the destroyed QP's 3 entries flushed, the live QP's 3 intact");
+out:
+	if (b)
+		ibv_destroy_qp(b);
+	if (a)
+		ibv_destroy_qp(a);
+	if (cq)
+		ibv_destroy_cq(cq);
+	if (mr)
+		ibv_dereg_mr(mr);
+	free(snap);
+}
+
 /* ------------------------------------------------------------------ AH */
 
 static struct ibv_ah *make_ah(struct ibv_pd *pd, int sgid, const union ibv_gid *dgid,
@@ -2309,6 +2436,7 @@ static const struct {
 	{ "qp_caps", test_qp_caps },
 	{ "qp_sm", test_qp_sm },
 	{ "flush", test_flush },
+	{ "destroy_cqes", test_destroy_cqes },
 	{ "ah", test_ah },
 	{ "wrong_pd", test_wrong_pd },
 	{ "srq_event", test_srq_event },

@@ -292,6 +292,105 @@ static void resize_keeps_entries(struct kunit *test)
 	vroce_queue_cleanup(&q);
 }
 
+/* Drop the entries whose sequence number (second word) is odd. */
+static bool keep_even(void *slot, void *visits)
+{
+	u32 *w = slot;
+
+	(*(u32 *)visits)++;
+	return !(w[1] & 1);
+}
+
+/* Mark the slot as a user ring's visitor may: in place. */
+static bool mark_slot(void *slot, void *visits)
+{
+	u32 *w = slot;
+
+	(*(u32 *)visits)++;
+	w[0] = ~w[0];
+	return false;
+}
+
+/*
+ * Filtering a kernel ring (a kernel CQ losing a destroyed QP's entries):
+ * the dropped entries leave, the kept ones stay in order across the wrap,
+ * and the producer index in the header follows.  A user ring keeps every
+ * entry whatever the visitor answers, and whatever consumer index the
+ * process wrote, the walk stays inside the ring.
+ */
+static void filter_pending(struct kunit *test)
+{
+	struct vroce_queue q;
+	u32 i, visits, *slot;
+
+	KUNIT_ASSERT_EQ(test, vroce_queue_init(&q, NULL, 7, 16,
+					       VROCE_Q_KERNEL_PRODUCER, false),
+			0);
+	for (i = 0; i < 5; i++) {
+		vroce_queue_producer_slot(&q);
+		vroce_queue_produce(&q);
+		vroce_queue_consume(&q);
+	}
+	for (i = 0; i < 6; i++) {
+		slot = vroce_queue_producer_slot(&q);
+		KUNIT_ASSERT_NOT_NULL(test, slot);
+		slot[0] = tag(i);
+		slot[1] = i;
+		vroce_queue_produce(&q);
+	}
+	visits = 0;
+	KUNIT_EXPECT_EQ(test, vroce_queue_filter_pending(&q, keep_even,
+							 &visits), 3U);
+	KUNIT_EXPECT_EQ(test, visits, 6U);
+	KUNIT_EXPECT_EQ(test, vroce_queue_count(&q), 3U);
+	KUNIT_EXPECT_EQ(test, q.buf->producer_index, q.prod);
+	for (i = 0; i < 6; i += 2) {
+		slot = vroce_queue_kernel_consumer_slot(&q);
+		KUNIT_ASSERT_NOT_NULL(test, slot);
+		KUNIT_EXPECT_EQ(test, slot[0], tag(i));
+		vroce_queue_consume(&q);
+	}
+	KUNIT_EXPECT_TRUE(test, vroce_queue_empty(&q));
+	/* nothing waiting: nothing visited, nothing moves */
+	visits = 0;
+	KUNIT_EXPECT_EQ(test, vroce_queue_filter_pending(&q, keep_even,
+							 &visits), 0U);
+	KUNIT_EXPECT_EQ(test, visits, 0U);
+	vroce_queue_cleanup(&q);
+
+	KUNIT_ASSERT_EQ(test, vroce_queue_init(&q, NULL, 7, 16,
+					       VROCE_Q_KERNEL_PRODUCER, true),
+			0);
+	for (i = 0; i < 4; i++) {
+		slot = vroce_queue_producer_slot(&q);
+		KUNIT_ASSERT_NOT_NULL(test, slot);
+		slot[0] = tag(i);
+		vroce_queue_produce(&q);
+	}
+	/* the process's index: 4 waiting entries, then hostile values */
+	q.buf->consumer_index = 0;
+	visits = 0;
+	KUNIT_EXPECT_EQ(test, vroce_queue_filter_pending(&q, mark_slot,
+							 &visits), 0U);
+	KUNIT_EXPECT_EQ(test, visits, 4U);
+	KUNIT_EXPECT_EQ(test, q.prod, 4U);
+	KUNIT_EXPECT_EQ(test, q.buf->producer_index, 4U);
+	for (i = 0; i < 4; i++) {
+		slot = (u32 *)(q.buf->data + (i << q.log2_elem_size));
+		KUNIT_EXPECT_EQ(test, slot[0], ~tag(i));
+	}
+	for (i = 0; i < ARRAY_SIZE(hostile_index); i++) {
+		q.buf->consumer_index = hostile_index[i];
+		visits = 0;
+		KUNIT_EXPECT_EQ(test, vroce_queue_filter_pending(&q, mark_slot,
+								 &visits), 0U);
+		KUNIT_EXPECT_LE(test, visits, q.index_mask);
+		KUNIT_EXPECT_EQ(test, q.prod, 4U);
+		KUNIT_EXPECT_EQ(test, q.buf->producer_index, 4U);
+	}
+	vroce_queue_cleanup(&q);
+}
+
 static struct kunit_case vroce_queue_cases[] = {
 	KUNIT_CASE(init_geometry),
 	KUNIT_CASE(init_refuses_bad_sizes),
@@ -300,6 +399,7 @@ static struct kunit_case vroce_queue_cases[] = {
 	KUNIT_CASE(user_producer_hostile_header),
 	KUNIT_CASE(user_consumer_hostile_header),
 	KUNIT_CASE(resize_keeps_entries),
+	KUNIT_CASE(filter_pending),
 	{}
 };
 
