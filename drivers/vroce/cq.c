@@ -207,45 +207,28 @@ static bool vroce_cq_keep_wc(void *slot, void *qp)
 	return wc->qp != qp;
 }
 
-/*
- * A user CQE of the destroyed QP that reports success becomes a flush:
- * one aligned 32-bit store, so a process reading the slot right now sees
- * either status, each a whole completion.  The process may have written
- * anything here; only its own completions can come out wrong.
- */
-static bool vroce_cq_flush_uwc(void *slot, void *qp)
-{
-	struct ib_uverbs_wc *uwc = slot;
-
-	if (READ_ONCE(uwc->qp_num) == ((struct ib_qp *)qp)->qp_num &&
-	    READ_ONCE(uwc->status) == IB_WC_SUCCESS)
-		WRITE_ONCE(uwc->status, IB_WC_WR_FLUSH_ERR);
-	return true;
-}
-
 /**
- * vroce_cq_forget_qp() - deal with a destroyed QP's unpolled completions
+ * vroce_cq_forget_qp() - drop a destroyed QP's unpolled kernel completions
  * @cq: a CQ of the QP (its send or receive CQ)
  * @qp: the QP being destroyed; it posts no completion any more
  *
- * Process context.  A ConnectX drops a destroyed QP's CQEs from its CQs
- * (mlx5 cleans the CQ in destroy_qp, in the kernel and in rdma-core alike)
- * and consumers count on it: libfabric's verbs provider destroys a QP and
- * then drains the CQ into its own list, treating every entry of that QP as
- * flushed, except that rxm reposts a buffer for a successful receive, on
- * the endpoint it has just freed.  A kernel CQ is the driver's on both
- * sides: the entries go.  A user CQ's consumer index is the process's and
- * may move while this runs, so entries cannot be removed there: each
- * successful one of this QP is turned into a flush completion in place,
- * the closest a consumer can see to "never reported".
+ * Process context.  A kernel CQ loses the QP's entries, as on a ConnectX
+ * (mlx5 cleans the CQ in destroy_qp): ib_core would otherwise hand their
+ * wr_cqe, memory of the consumer's destroyed QP, to a done callback.
+ *
+ * A user CQ keeps them, as librxe's rdma_rxe does: the process owns the
+ * consumer index, so nothing can be taken out from under a poller, and a
+ * consumer that drains its CQ after destroying a QP (libfabric's verbs
+ * provider keeps the successful entries it finds there) gets its data.
  */
 void vroce_cq_forget_qp(struct vroce_cq *cq, struct ib_qp *qp)
 {
 	unsigned long flags;
 
+	if (cq->is_user)
+		return;
 	spin_lock_irqsave(&cq->lock, flags);
-	vroce_queue_filter_pending(&cq->queue, cq->is_user ?
-				   vroce_cq_flush_uwc : vroce_cq_keep_wc, qp);
+	vroce_queue_filter_pending(&cq->queue, vroce_cq_keep_wc, qp);
 	spin_unlock_irqrestore(&cq->lock, flags);
 }
 

@@ -21,6 +21,7 @@ static void vroce_dealloc_driver(struct ib_device *ibdev)
 	struct vroce_dev *vdev = to_vroce_dev(ibdev);
 
 	vroce_cc_sysfs_cleanup(vdev);
+	vroce_qos_sysfs_cleanup(vdev);
 	vroce_fault_cleanup(vdev);
 	vroce_loop_cleanup(vdev);
 	vroce_mcast_cleanup(vdev);
@@ -186,6 +187,7 @@ static int vroce_register(const char *name, struct net_device *ndev)
 
 	vroce_port_init(vdev);
 	vroce_cc_dev_init(vdev);
+	vroce_qos_init(vdev);
 	vroce_loop_init(vdev);
 	vroce_mcast_init(vdev);
 	err = vroce_counters_init(vdev);
@@ -205,6 +207,8 @@ static int vroce_register(const char *name, struct net_device *ndev)
 	vroce_fault_init(vdev);
 	/* mlx5's ecn/ under the netdev; without it cc/ has every setting */
 	vroce_cc_sysfs_init(vdev);
+	/* tc/1/traffic_class, and qos/ under the netdev */
+	vroce_qos_sysfs_init(vdev);
 	/* from here ib_core's namespace exit takes the device to init_net */
 	put_net(net);
 	return 0;
@@ -256,6 +260,7 @@ static int vroce_netdev_event(struct notifier_block *nb, unsigned long event,
 	case NETDEV_UNREGISTER:
 		/* Also sent when the netdev leaves for another namespace. */
 		vroce_cc_sysfs_cleanup(vdev);
+		vroce_qos_sysfs_cleanup(vdev);
 		ib_unregister_device_queued(ibdev);
 		break;
 	case NETDEV_UP:

@@ -24,6 +24,7 @@
 #include <net/route.h>
 #include <net/udp_tunnel.h>
 #include <rdma/ib_addr.h>
+#include <rdma/ib_cache.h>
 
 #include "icrc.h"
 #include "pkt.h"
@@ -142,6 +143,8 @@ void __vroce_rcv(struct vroce_dev *vdev, struct sk_buff *skb)
 		pkt.daddr = ip6h->daddr;
 		pkt.tos = ipv6_get_dsfield(ip6h);
 	}
+	if (skb->dev && is_vlan_dev(skb->dev))
+		pkt.oif = skb->dev->ifindex;
 	if (!vroce_loop_cb(skb)->no_icrc) {
 		l3_len = skb->data - skb_network_header(skb);
 		icrc = vroce_icrc_packet(skb_network_header(skb), pkt.ipv6,
@@ -373,6 +376,8 @@ int vroce_av_from_attr(struct vroce_av *av, const struct rdma_ah_attr *attr)
 {
 	const struct ib_global_route *grh;
 	enum rdma_network_type type;
+	struct net_device *ndev;
+	struct vroce_dev *vdev;
 
 	if (!(rdma_ah_get_ah_flags(attr) & IB_AH_GRH) ||
 	    attr->type != RDMA_AH_ATTR_TYPE_ROCE)
@@ -392,7 +397,16 @@ int vroce_av_from_attr(struct vroce_av *av, const struct rdma_ah_attr *attr)
 			  !ipv6_addr_v4mapped(&av->daddr)))
 		return -EINVAL;
 	memcpy(av->dmac, attr->roce.dmac, ETH_ALEN);
-	av->tclass = grh->traffic_class;
+	/* the port's default traffic class when the application set none */
+	vdev = to_vroce_dev(grh->sgid_attr->device);
+	av->tclass = vroce_qos_tclass(vdev, grh->traffic_class);
+	av->prio = vroce_qos_prio(vdev, av->tclass, rdma_ah_get_sl(attr));
+	/* a VLAN's GID is the VLAN device's address: send through it */
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(grh->sgid_attr);
+	if (!IS_ERR(ndev) && ndev != vdev->ndev)
+		av->oif = ndev->ifindex;
+	rcu_read_unlock();
 	av->hop_limit = grh->hop_limit ? grh->hop_limit : 64;
 	av->flow_label = grh->flow_label;
 	return 0;
@@ -481,7 +495,7 @@ static struct dst_entry *vroce_route(struct net *net, struct vroce_dev *vdev,
 
 		fl.daddr = av->daddr.s6_addr32[3];
 		fl.saddr = av->saddr.s6_addr32[3];
-		fl.flowi4_oif = vdev->ndev->ifindex;
+		fl.flowi4_oif = av->oif ? av->oif : vdev->ndev->ifindex;
 		fl.flowi4_proto = IPPROTO_UDP;
 		rt = ip_route_output_key(net, &fl);
 		if (IS_ERR(rt))
@@ -499,7 +513,7 @@ static struct dst_entry *vroce_route(struct net *net, struct vroce_dev *vdev,
 			return NULL;
 		fl6.daddr = av->daddr;
 		fl6.saddr = av->saddr;
-		fl6.flowi6_oif = vdev->ndev->ifindex;
+		fl6.flowi6_oif = av->oif ? av->oif : vdev->ndev->ifindex;
 		fl6.flowi6_proto = IPPROTO_UDP;
 		dst = ipv6_stub->ipv6_dst_lookup_flow(net, vn->sk6->sk, &fl6,
 						      NULL);
@@ -626,6 +640,7 @@ static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
 	udph->len = htons(skb->len);
 	udph->check = 0;	/* RoCEv2: the ICRC protects the packet */
 	vroce_push_ip(net, skb, av);
+	skb->priority = av->prio;
 
 	/* no wire, no ICRC: unless it is to be corrupted on the way */
 	vroce_loop_cb(skb)->no_icrc = local && !corrupt;

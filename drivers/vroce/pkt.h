@@ -27,6 +27,10 @@ struct vroce_qp;
  * @tclass: IP DSCP/ECN byte (traffic class of the AH/QP)
  * @hop_limit: IP TTL / hop limit
  * @flow_label: IPv6 flow label; also feeds the UDP source port
+ * @oif: the netdev the packets leave through: the source GID's (a VLAN
+ *	upper device's GID sends tagged through it); 0 for the device's own
+ * @prio: 802.1p priority (qos.c): a VLAN device maps it to the PCP bits
+ *	with its egress map
  */
 struct vroce_av {
 	bool ipv6;
@@ -36,6 +40,8 @@ struct vroce_av {
 	u8 tclass;
 	u8 hop_limit;
 	u32 flow_label;
+	int oif;
+	u8 prio;
 };
 
 int vroce_av_from_attr(struct vroce_av *av, const struct rdma_ah_attr *attr);
@@ -72,6 +78,8 @@ struct vroce_route_cache {
  * @daddr: destination IP (v4-mapped for IPv4)
  * @tos: DSCP/ECN byte the packet carried
  * @sport: UDP source port
+ * @oif: the VLAN device it arrived through, 0 for the device's own netdev:
+ *	where answers leave
  */
 struct vroce_pkt {
 	struct vroce_dev *vdev;
@@ -88,6 +96,7 @@ struct vroce_pkt {
 	struct in6_addr daddr;
 	u8 tos;
 	__be16 sport;
+	int oif;
 };
 
 /* Extension header @e of a packet that carries it (checked by the parser). */

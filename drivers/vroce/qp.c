@@ -248,8 +248,8 @@ uncount:
  * grace period is waited for: lookups only read the QPN entry, which is
  * freed after one.
  * Outstanding WQEs are dropped without completions (consumers drain
- * first, ib_drain_qp()), and so are the QP's completions still in its
- * CQs, as on a ConnectX (vroce_cq_forget_qp()).
+ * first, ib_drain_qp()), and so are the QP's completions still in a
+ * kernel CQ, as on a ConnectX (vroce_cq_forget_qp()).
  *
  * Return: 0.
  */
@@ -273,7 +273,7 @@ static int vroce_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	cancel_delayed_work_sync(&qp->run_work);
 
 	vroce_resp_cleanup(qp);
-	/* nothing posts for this QP any more: its unpolled CQEs can go */
+	/* nothing posts for this QP any more: its kernel CQEs can go */
 	vroce_cq_forget_qp(to_vroce_cq(ibqp->send_cq), ibqp);
 	if (ibqp->recv_cq != ibqp->send_cq)
 		vroce_cq_forget_qp(to_vroce_cq(ibqp->recv_cq), ibqp);

@@ -108,6 +108,8 @@ void vroce_resp_av(struct vroce_qp *qp, const struct vroce_pkt *pkt,
 	av->daddr = pkt->saddr;
 	av->tclass = pkt->tos & ~INET_ECN_MASK;
 	av->hop_limit = 64;
+	av->oif = pkt->oif;
+	av->prio = vroce_cc_qp_prio(qp);
 	*entropy = rdma_calc_flow_label(qp->ibqp.qp_num,
 					READ_ONCE(qp->attr.dest_qp_num));
 }

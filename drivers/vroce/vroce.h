@@ -28,6 +28,7 @@
 #include "fault.h"
 #include "mcast.h"
 #include "mr.h"
+#include "qos.h"
 #include "qp.h"
 #include "queue.h"
 #include "release.h"
@@ -141,6 +142,7 @@ struct vroce_dev {
 	struct vroce_fault *fault;
 	bool fault_on;
 	struct vroce_cc_dev cc;
+	struct vroce_qos qos;
 
 	atomic_t num_pds;
 	atomic_t num_qps;

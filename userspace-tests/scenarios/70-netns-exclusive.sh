@@ -36,6 +36,9 @@ command -v ibv_rc_pingpong >/dev/null || vt_skip "ibv_rc_pingpong not installed"
 rdma system show >/dev/null 2>&1 || vt_skip "this rdma tool has no 'system' command"
 
 W=$(mktemp -d)
+# fi_pingpong -e rdm with rxm's shared receive context: libfabric 1.17's
+# teardown use-after-free otherwise (34-ucx-fabric)
+export FI_OFI_RXM_USE_SRX=1
 INIT_NAME=init70 # a name for the initial namespace, for rdma dev set
 summary=()
 

@@ -6,8 +6,8 @@
  * algorithm sits behind struct vroce_cc_algo so that another one can take
  * its place.
  *
- * Priorities: a QP's priority is its traffic class's DSCP / 8 (ConnectX's
- * default DSCP map) until the QoS work defines trust modes.
+ * Priorities: a QP's priority is the port's (qos.c: trust mode and DSCP
+ * map, by default DSCP / 8 as on a ConnectX in trust dscp).
  */
 #ifndef VROCE_CC_CC_H
 #define VROCE_CC_CC_H
@@ -111,6 +111,11 @@ extern const struct attribute_group vroce_cc_attr_group;
 void vroce_cc_sysfs_module_init(void);
 int vroce_cc_sysfs_init(struct vroce_dev *vdev);
 void vroce_cc_sysfs_cleanup(struct vroce_dev *vdev);
+/* a sysfs directory that knows its device (also qos.c's) */
+struct kobject *vroce_sysfs_dir_add(struct vroce_dev *vdev,
+				    struct kobject *parent, const char *name,
+				    const struct attribute_group *grp);
+struct vroce_dev *vroce_sysfs_dir_vdev(struct kobject *kobj);
 
 /* per QP (cc/qp.c) */
 void vroce_cc_qp_init(struct vroce_qp *qp);

@@ -35,6 +35,9 @@ static void vroce_cnp_send(struct vroce_qp *qp, const struct vroce_av *peer,
 		      false, 0);
 	bth->qpn |= cpu_to_be32(VROCE_BTH_BECN);
 	av.tclass = READ_ONCE(vdev->cc.cfg.p.np_cnp_dscp) << 2;
+	/* mlx5's cnp_prio_mode: 1 is the marked packet's priority */
+	av.prio = READ_ONCE(vdev->cc.cfg.p.np_cnp_prio_mode) ?
+		  vroce_cc_qp_prio(qp) : READ_ONCE(vdev->cc.cfg.p.np_cnp_prio);
 	vroce_counter_inc(vdev, VROCE_CNT_NP_CNP_SENT);
 	trace_vroce_cnp_sent(qp->ibqp.qp_num, dqpn);
 	vroce_pkt_send(vdev, &av, skb, entropy, NULL);

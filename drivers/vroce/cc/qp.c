@@ -81,13 +81,16 @@ void vroce_cc_qp_cleanup(struct vroce_qp *qp)
  * vroce_cc_qp_prio() - the priority congestion control sees a QP at
  * @qp: the QP
  *
- * Return: DSCP / 8 of the QP's traffic class (ConnectX's default map).
+ * Return: the port's priority of the traffic class the QP's packets leave
+ * with and its service level (qos.c: trust mode, DSCP map).
  */
 u8 vroce_cc_qp_prio(const struct vroce_qp *qp)
 {
 	u8 tclass = READ_ONCE(qp->attr.ah_attr.grh.traffic_class);
+	u8 sl = READ_ONCE(qp->attr.ah_attr.sl);
 
-	return (tclass >> 2) >> 3;
+	return vroce_qos_prio(qp->vdev, vroce_qos_tclass(qp->vdev, tclass),
+			      sl);
 }
 
 /**

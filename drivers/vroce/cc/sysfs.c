@@ -401,6 +401,35 @@ put:
 	return NULL;
 }
 
+/**
+ * vroce_sysfs_dir_add() - a directory of attributes that knows its device
+ * @vdev: the device its attributes act on (vroce_sysfs_dir_vdev())
+ * @parent: where it goes
+ * @name: its name
+ * @grp: its files (kobj_attribute), or NULL
+ *
+ * Process context.  kobject_put() removes it.
+ *
+ * Return: the directory's kobject, or NULL.
+ */
+struct kobject *vroce_sysfs_dir_add(struct vroce_dev *vdev,
+				    struct kobject *parent, const char *name,
+				    const struct attribute_group *grp)
+{
+	return vroce_cc_dir_add(vdev, parent, name, false, grp);
+}
+
+/**
+ * vroce_sysfs_dir_vdev() - the device of a vroce_sysfs_dir_add() directory
+ * @kobj: the directory, as a kobj_attribute callback gets it
+ *
+ * Return: the device.
+ */
+struct vroce_dev *vroce_sysfs_dir_vdev(struct kobject *kobj)
+{
+	return container_of(kobj, struct vroce_cc_dir, kobj)->vdev;
+}
+
 /* Children first; under vroce_cc_ecn_lock. */
 static void vroce_cc_ecn_del(struct vroce_dev *vdev)
 {
