@@ -29,6 +29,8 @@ command -v dumpcap >/dev/null || vt_fail "no dumpcap (tshark; ci/setup.sh instal
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 
+# shellcheck disable=SC2119 # no module parameters
+vt_load_vroce
 vt_vroce_netns_pair
 TC=$(vt_sys vroceA)/tc/1/traffic_class
 QOS=/sys/class/net/vtA/qos
