@@ -18,6 +18,9 @@
 #     (DSCP 26 -> priority 3: DSCP 26, ECT(0)), DSCP 26 mapped to priority
 #     5 (DSCP 26, Not-ECT), and back to 3 but trust pcp (SL 0 -> priority
 #     0: DSCP 26, Not-ECT);
+#   - rdma_cm QPs take their traffic class from rdma_cm: with configfs
+#     default_roce_tos 32 on vroceA, rping's SENDs leave with DSCP 8
+#     whatever traffic_class (104) says;
 #   - a GID of a VLAN device (vtA.100, egress-qos-map 3:3) sends through
 #     it: ibv_rc_pingpong between the two VLAN GIDs works, and vroceA's
 #     data packets leave tagged VLAN 100 with PCP 3 (default traffic class
@@ -100,16 +103,22 @@ vt_log "files: defaults, good and bad values as documented"
 echo 0,0,0,1,0,0,0,0 >"$(vt_sys vroceA)/cc/roce_rp_enable" ||
 	vt_fail "cc/roce_rp_enable"
 
+# dumpcap_start NAME FILTER: capture on vtB into $W/NAME.pcap (capture
+# filter FILTER); $cap is dumpcap's pid
+dumpcap_start() {
+	ip netns exec vtB dumpcap -q -i vtB -s 128 -f "$2" -w "$W/$1.pcap" \
+		2>"$W/$1.pcap.log" &
+	cap=$!
+	vt_wait_for "grep -q 'Capturing on' '$W/$1.pcap.log'" 30 ||
+		vt_fail "$1: dumpcap did not start: $(cat "$W/$1.pcap.log")"
+}
+
 # pingpong NAME FILTER GID_A GID_B ADDR_B: ibv_rc_pingpong from vroceA's
 # GID_A to vroceB's GID_B at ADDR_B, under a capture on vtB (capture
 # filter FILTER) that ends in $W/NAME.pcap
 pingpong() {
-	local name=$1 pcap=$W/$1.pcap cap srv
-	ip netns exec vtB dumpcap -q -i vtB -s 128 -f "$2" -w "$pcap" \
-		2>"$pcap.log" &
-	cap=$!
-	vt_wait_for "grep -q 'Capturing on' '$pcap.log'" 30 ||
-		vt_fail "$name: dumpcap did not start: $(cat "$pcap.log")"
+	local name=$1 srv
+	dumpcap_start "$name" "$2"
 	ip netns exec vtB timeout -k 5 60 ibv_rc_pingpong -d vroceB -g "$4" -n 20 \
 		>"$W/srv" 2>&1 &
 	srv=$!
@@ -155,6 +164,34 @@ wr_ok "$QOS/dscp2prio" "26 3" "26 3"
 wr_ok "$QOS/trust" pcp pcp
 round trustpcp "26 0"
 wr_ok "$QOS/trust" dscp dscp
+
+# --- rdma_cm sets the traffic class of its QPs: default_roce_tos decides
+modprobe rdma_ucm || vt_fail "modprobe rdma_ucm"
+mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config ||
+	vt_fail "mount configfs"
+CFS=/sys/kernel/config/rdma_cm/vroceA
+mkdir "$CFS" && echo 32 >"$CFS/ports/1/default_roce_tos" ||
+	vt_fail "configfs default_roce_tos of vroceA"
+wr_ok "$TC" 104 "Global tclass=104"
+dumpcap_start rdmacm 'udp dst port 4791 and src host 192.168.77.1'
+ip netns exec vtB timeout -k 5 60 rping -s -a 192.168.77.2 -C 10 >"$W/srv" 2>&1 &
+srv=$!
+vt_wait_for "ip netns exec vtB rdma resource show cm_id | grep -q LISTEN" 30 ||
+	vt_fail "rdmacm: rping server not listening"
+ip netns exec vtA timeout -k 5 60 rping -c -a 192.168.77.2 -C 10 >"$W/cli" 2>&1 ||
+	vt_fail "rdmacm: rping client: $(tail -3 "$W/cli") // server: $(tail -3 "$W/srv")"
+wait "$srv" || vt_fail "rdmacm: rping server: $(tail -3 "$W/srv")"
+sleep 1
+kill -INT "$cap"
+wait "$cap" || true
+rmdir "$CFS"
+# vroceA's requests (SENDs: BTH opcodes 0-5); its READ responses echo
+# the requester's DSCP
+got=$(tshark -r "$W/rdmacm.pcap" -Y 'udp.payload[0:1] <= 5' -T fields \
+	-e ip.dsfield.dscp 2>/dev/null | sort | uniq -c)
+vt_log "rdmacm: SENDs of vroceA (count, DSCP): $(echo "$got" | xargs)"
+[ "$(echo "$got" | wc -l)" = 1 ] && [ "$(echo "$got" | awk '{ print $2 }')" = 8 ] ||
+	vt_fail "rdmacm: SENDs of vroceA (count DSCP): $(echo "$got" | xargs), want all DSCP 8 (default_roce_tos 32 over traffic_class 104)"
 
 # --- a VLAN's GID: tagged, its PCP from the VLAN's egress map
 for x in A:1 B:2; do
