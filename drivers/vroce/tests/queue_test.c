@@ -249,6 +249,32 @@ static void user_consumer_hostile_header(struct kunit *test)
 	vroce_queue_cleanup(&q);
 }
 
+/*
+ * A kernel ring of 7 slots whose six entries wrap around its end: entry i
+ * holds tag(i), then i.
+ */
+static void wrapped_ring(struct kunit *test, struct vroce_queue *q)
+{
+	u32 i, *slot;
+
+	KUNIT_ASSERT_EQ(test, vroce_queue_init(q, NULL, 7, 16,
+					       VROCE_Q_KERNEL_PRODUCER, false),
+			0);
+	/* move the head near the end so the entries wrap */
+	for (i = 0; i < 5; i++) {
+		vroce_queue_producer_slot(q);
+		vroce_queue_produce(q);
+		vroce_queue_consume(q);
+	}
+	for (i = 0; i < 6; i++) {
+		slot = vroce_queue_producer_slot(q);
+		KUNIT_ASSERT_NOT_NULL(test, slot);
+		slot[0] = tag(i);
+		slot[1] = i;
+		vroce_queue_produce(q);
+	}
+}
+
 /* Resizing keeps waiting entries in order, never drops one to shrink. */
 static void resize_keeps_entries(struct kunit *test)
 {
@@ -257,22 +283,7 @@ static void resize_keeps_entries(struct kunit *test)
 	u32 i, *slot;
 
 	spin_lock_init(&lock);
-
-	KUNIT_ASSERT_EQ(test, vroce_queue_init(&q, NULL, 7, 16,
-					       VROCE_Q_KERNEL_PRODUCER, false),
-			0);
-	/* move the head near the end so the entries wrap */
-	for (i = 0; i < 5; i++) {
-		vroce_queue_producer_slot(&q);
-		vroce_queue_produce(&q);
-		vroce_queue_consume(&q);
-	}
-	for (i = 0; i < 6; i++) {
-		slot = vroce_queue_producer_slot(&q);
-		KUNIT_ASSERT_NOT_NULL(test, slot);
-		*slot = tag(i);
-		vroce_queue_produce(&q);
-	}
+	wrapped_ring(test, &q);
 	KUNIT_EXPECT_EQ(test, vroce_queue_resize(&q, NULL, 5, NULL, NULL,
 						 &lock), -EINVAL);
 	KUNIT_EXPECT_EQ(test, vroce_queue_count(&q), 6U);
@@ -323,21 +334,7 @@ static void filter_pending(struct kunit *test)
 	struct vroce_queue q;
 	u32 i, visits, *slot;
 
-	KUNIT_ASSERT_EQ(test, vroce_queue_init(&q, NULL, 7, 16,
-					       VROCE_Q_KERNEL_PRODUCER, false),
-			0);
-	for (i = 0; i < 5; i++) {
-		vroce_queue_producer_slot(&q);
-		vroce_queue_produce(&q);
-		vroce_queue_consume(&q);
-	}
-	for (i = 0; i < 6; i++) {
-		slot = vroce_queue_producer_slot(&q);
-		KUNIT_ASSERT_NOT_NULL(test, slot);
-		slot[0] = tag(i);
-		slot[1] = i;
-		vroce_queue_produce(&q);
-	}
+	wrapped_ring(test, &q);
 	visits = 0;
 	KUNIT_EXPECT_EQ(test, vroce_queue_filter_pending(&q, keep_even,
 							 &visits), 3U);
