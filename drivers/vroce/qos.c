@@ -27,7 +27,6 @@
  * and keeps the old one.  The data path reads each field with READ_ONCE()
  * when it builds a packet's address or asks for a QP's priority.
  */
-#include <linux/kernfs.h>
 #include <linux/mutex.h>
 #include <linux/rtnetlink.h>
 #include <linux/string.h>
@@ -234,25 +233,10 @@ static const struct attribute_group vroce_qos_group = {
 	.attrs = vroce_qos_attrs,
 };
 
-/* Children first. */
 static void vroce_qos_dirs_del(struct vroce_dev *vdev)
 {
-	int i;
-
 	lockdep_assert_held(&vroce_qos_lock);
-	for (i = VROCE_QOS_NR_DIRS - 1; i >= 0; i--) {
-		kobject_put(vdev->qos.dirs[i]);
-		vdev->qos.dirs[i] = NULL;
-	}
-}
-
-/* Whether @kobj has a child called @name (a ConnectX's own qos/). */
-static bool vroce_qos_taken(struct kobject *kobj, const char *name)
-{
-	struct kernfs_node *kn = kernfs_find_and_get(kobj->sd, name);
-
-	kernfs_put(kn);
-	return kn;
+	vroce_sysfs_dirs_del(vdev->qos.dirs, VROCE_QOS_NR_DIRS);
 }
 
 /**
@@ -282,7 +266,7 @@ int vroce_qos_sysfs_init(struct vroce_dev *vdev)
 	if (!d[1])
 		goto nomem;
 	if (ndev->reg_state != NETREG_REGISTERED ||
-	    vroce_qos_taken(&ndev->dev.kobj, "qos"))
+	    vroce_sysfs_has_child(&ndev->dev.kobj, "qos"))
 		goto unlock;
 	d[2] = vroce_sysfs_dir_add(vdev, &ndev->dev.kobj, "qos",
 				   &vroce_qos_group);

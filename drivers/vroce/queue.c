@@ -386,35 +386,29 @@ void *vroce_queue_kernel_consumer_slot(struct vroce_queue *q)
 }
 
 /**
- * vroce_queue_filter_pending() - visit the entries the consumer has not taken
- * @q: a ring the kernel produces into
- * @visit: called for each waiting slot, oldest first; returns false to
- *	drop the entry
- * @arg: passed to @visit
+ * vroce_queue_filter_pending() - drop waiting entries of a kernel ring
+ * @q: a ring the kernel produces into and no process maps (a kernel CQ)
+ * @keep: called for each waiting slot, oldest first; false drops it
+ * @arg: passed to @keep
  *
- * Caller holds the producer lock, and for a kernel ring the consumer lock
- * too (the CQ lock is both).  A kernel ring is compacted: dropped entries
- * leave and the kept ones close up in order.  A user ring's consumer index
- * is the process's and may move while this runs, so nothing is moved or
- * dropped there: @visit may only rewrite a slot in place, one naturally
- * aligned word at a time, and its answer is ignored.
+ * Caller holds the producer and the consumer lock (the CQ lock is both).
+ * The kept entries close up in order.  A user ring cannot be filtered:
+ * its consumer index is the process's and may move meanwhile.
  *
  * Return: the number of entries dropped.
  */
 u32 vroce_queue_filter_pending(struct vroce_queue *q,
-			       bool (*visit)(void *slot, void *arg), void *arg)
+			       bool (*keep)(void *slot, void *arg), void *arg)
 {
-	u32 cons, i, kept, dropped = 0;
+	u32 i, kept, dropped = 0;
 	void *slot;
 
-	if (WARN_ON_ONCE(q->owner != VROCE_Q_KERNEL_PRODUCER))
+	if (WARN_ON_ONCE(q->user || q->owner != VROCE_Q_KERNEL_PRODUCER))
 		return 0;
-	/* masked: a process's index still names a slot of this ring */
-	cons = vroce_queue_read_index(q, &q->buf->consumer_index);
-	kept = cons;
-	for (i = cons; i != q->prod; i = (i + 1) & q->index_mask) {
+	kept = q->cons;
+	for (i = q->cons; i != q->prod; i = (i + 1) & q->index_mask) {
 		slot = vroce_queue_slot(q, i);
-		if (!visit(slot, arg) && !q->user) {
+		if (!keep(slot, arg)) {
 			dropped++;
 			continue;
 		}

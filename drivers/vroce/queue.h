@@ -131,9 +131,9 @@ bool vroce_queue_peek_copy_at(struct vroce_queue *q, u32 offset, void *dst,
 /* Kernel ring of a kernel consumer: the kernel is also the other side. */
 void *vroce_queue_kernel_consumer_slot(struct vroce_queue *q);
 
-/* Kernel as producer: look at (kernel ring: drop) the waiting entries. */
+/* Kernel ring of a kernel consumer: drop some waiting entries. */
 u32 vroce_queue_filter_pending(struct vroce_queue *q,
-			       bool (*visit)(void *slot, void *arg), void *arg);
+			       bool (*keep)(void *slot, void *arg), void *arg);
 
 int vroce_queue_resize(struct vroce_queue *q, struct ib_device *ibdev,
 		       u32 num_elem, struct ib_ucontext *uctx,

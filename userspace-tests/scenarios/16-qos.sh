@@ -112,6 +112,13 @@ dumpcap_start() {
 	vt_wait_for "grep -q 'Capturing on' '$W/$1.pcap.log'" 30 ||
 		vt_fail "$1: dumpcap did not start: $(cat "$W/$1.pcap.log")"
 }
+# dumpcap_stop: end the capture dumpcap_start began, once the last
+# packets are in
+dumpcap_stop() {
+	sleep 1
+	kill -INT "$cap"
+	wait "$cap" || true
+}
 
 # pingpong NAME FILTER GID_A GID_B ADDR_B: ibv_rc_pingpong from vroceA's
 # GID_A to vroceB's GID_B at ADDR_B, under a capture on vtB (capture
@@ -128,9 +135,7 @@ pingpong() {
 		"$5" >"$W/cli" 2>&1 ||
 		vt_fail "$name: client: $(tail -3 "$W/cli") // server: $(tail -3 "$W/srv")"
 	wait "$srv" || vt_fail "$name: server: $(tail -3 "$W/srv")"
-	sleep 1
-	kill -INT "$cap"
-	wait "$cap" || true
+	dumpcap_stop
 }
 
 # data_is NAME FROM FIELDS WANT: every data packet (not an ACK: BTH opcode
@@ -181,9 +186,7 @@ vt_wait_for "ip netns exec vtB rdma resource show cm_id | grep -q LISTEN" 30 ||
 ip netns exec vtA timeout -k 5 60 rping -c -a 192.168.77.2 -C 10 >"$W/cli" 2>&1 ||
 	vt_fail "rdmacm: rping client: $(tail -3 "$W/cli") // server: $(tail -3 "$W/srv")"
 wait "$srv" || vt_fail "rdmacm: rping server: $(tail -3 "$W/srv")"
-sleep 1
-kill -INT "$cap"
-wait "$cap" || true
+dumpcap_stop
 rmdir "$CFS"
 # vroceA's requests (SENDs: BTH opcodes 0-5); its READ responses echo
 # the requester's DSCP
@@ -195,11 +198,11 @@ vt_log "rdmacm: SENDs of vroceA (count, DSCP): $(echo "$got" | xargs)"
 
 # --- a VLAN's GID: tagged, its PCP from the VLAN's egress map
 for x in A:1 B:2; do
-	ns=vt${x%:*}
-	ip -n "$ns" link add link "$ns" name "$ns.100" type vlan id 100 \
+	vns=vt${x%:*}
+	ip -n "$vns" link add link "$vns" name "$vns.100" type vlan id 100 \
 		egress-qos-map 3:3 &&
-		ip -n "$ns" addr add "192.168.78.${x#*:}/24" dev "$ns.100" &&
-		ip -n "$ns" link set "$ns.100" up || vt_fail "VLAN 100 on $ns"
+		ip -n "$vns" addr add "192.168.78.${x#*:}/24" dev "$vns.100" &&
+		ip -n "$vns" link set "$vns.100" up || vt_fail "VLAN 100 on $vns"
 done
 # gid_index DEV ADDR: the index of DEV's RoCE v2 GID for IPv4 ADDR
 gid_index() {

@@ -116,6 +116,8 @@ struct kobject *vroce_sysfs_dir_add(struct vroce_dev *vdev,
 				    struct kobject *parent, const char *name,
 				    const struct attribute_group *grp);
 struct vroce_dev *vroce_sysfs_dir_vdev(struct kobject *kobj);
+void vroce_sysfs_dirs_del(struct kobject **dirs, unsigned int n);
+bool vroce_sysfs_has_child(struct kobject *kobj, const char *name);
 
 /* per QP (cc/qp.c) */
 void vroce_cc_qp_init(struct vroce_qp *qp);

@@ -430,27 +430,35 @@ struct vroce_dev *vroce_sysfs_dir_vdev(struct kobject *kobj)
 	return container_of(kobj, struct vroce_cc_dir, kobj)->vdev;
 }
 
-/* Children first; under vroce_cc_ecn_lock. */
-static void vroce_cc_ecn_del(struct vroce_dev *vdev)
+/**
+ * vroce_sysfs_dirs_del() - remove vroce_sysfs_dir_add() directories
+ * @dirs: the directories, children after their parents; NULL where absent
+ * @n: how many
+ *
+ * Process context.  Children go first; every entry ends NULL.
+ */
+void vroce_sysfs_dirs_del(struct kobject **dirs, unsigned int n)
 {
-	int i;
-
-	for (i = VROCE_CC_NR_DIRS - 1; i >= 0; i--) {
-		kobject_put(vdev->cc.dirs[i]);
-		vdev->cc.dirs[i] = NULL;
+	while (n--) {
+		kobject_put(dirs[n]);
+		dirs[n] = NULL;
 	}
 }
 
-/* Whether the netdev has a child called ecn (a ConnectX's own). */
-static bool vroce_cc_ecn_taken(struct net_device *ndev)
+/**
+ * vroce_sysfs_has_child() - whether a directory has a child of that name
+ * @kobj: the directory (a netdev's: does a ConnectX's own ecn/ or qos/
+ *	stand there?)
+ * @name: the child's name
+ *
+ * Return: true when it has.
+ */
+bool vroce_sysfs_has_child(struct kobject *kobj, const char *name)
 {
-	struct kernfs_node *kn;
-	bool taken;
+	struct kernfs_node *kn = kernfs_find_and_get(kobj->sd, name);
 
-	kn = kernfs_find_and_get(ndev->dev.kobj.sd, VROCE_CC_ECN_DIR);
-	taken = kn;
 	kernfs_put(kn);
-	return taken;
+	return kn;
 }
 
 /**
@@ -473,7 +481,7 @@ int vroce_cc_sysfs_init(struct vroce_dev *vdev)
 	rtnl_lock();
 	mutex_lock(&vroce_cc_ecn_lock);
 	if (vdev->cc.ecn_gone || ndev->reg_state != NETREG_REGISTERED ||
-	    vroce_cc_ecn_taken(ndev))
+	    vroce_sysfs_has_child(&ndev->dev.kobj, VROCE_CC_ECN_DIR))
 		goto unlock;
 	d[0] = vroce_cc_dir_add(vdev, &ndev->dev.kobj, VROCE_CC_ECN_DIR,
 				false, NULL);
@@ -486,7 +494,7 @@ int vroce_cc_sysfs_init(struct vroce_dev *vdev)
 	d[4] = d[3] ? vroce_cc_dir_add(vdev, d[3], "enable", true,
 				       &vroce_cc_prio_group) : NULL;
 	if (!d[4]) {
-		vroce_cc_ecn_del(vdev);
+		vroce_sysfs_dirs_del(d, VROCE_CC_NR_DIRS);
 		err = -ENOMEM;
 	}
 unlock:
@@ -508,6 +516,6 @@ void vroce_cc_sysfs_cleanup(struct vroce_dev *vdev)
 {
 	mutex_lock(&vroce_cc_ecn_lock);
 	vdev->cc.ecn_gone = true;
-	vroce_cc_ecn_del(vdev);
+	vroce_sysfs_dirs_del(vdev->cc.dirs, VROCE_CC_NR_DIRS);
 	mutex_unlock(&vroce_cc_ecn_lock);
 }

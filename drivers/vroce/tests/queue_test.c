@@ -312,22 +312,11 @@ static bool keep_even(void *slot, void *visits)
 	return !(w[1] & 1);
 }
 
-/* Mark the slot as a user ring's visitor may: in place. */
-static bool mark_slot(void *slot, void *visits)
-{
-	u32 *w = slot;
-
-	(*(u32 *)visits)++;
-	w[0] = ~w[0];
-	return false;
-}
-
 /*
  * Filtering a kernel ring (a kernel CQ losing a destroyed QP's entries):
  * the dropped entries leave, the kept ones stay in order across the wrap,
- * and the producer index in the header follows.  A user ring keeps every
- * entry whatever the visitor answers, and whatever consumer index the
- * process wrote, the walk stays inside the ring.
+ * and the producer index in the header follows; with nothing waiting,
+ * nothing is visited.
  */
 static void filter_pending(struct kunit *test)
 {
@@ -353,38 +342,6 @@ static void filter_pending(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vroce_queue_filter_pending(&q, keep_even,
 							 &visits), 0U);
 	KUNIT_EXPECT_EQ(test, visits, 0U);
-	vroce_queue_cleanup(&q);
-
-	KUNIT_ASSERT_EQ(test, vroce_queue_init(&q, NULL, 7, 16,
-					       VROCE_Q_KERNEL_PRODUCER, true),
-			0);
-	for (i = 0; i < 4; i++) {
-		slot = vroce_queue_producer_slot(&q);
-		KUNIT_ASSERT_NOT_NULL(test, slot);
-		slot[0] = tag(i);
-		vroce_queue_produce(&q);
-	}
-	/* the process's index: 4 waiting entries, then hostile values */
-	q.buf->consumer_index = 0;
-	visits = 0;
-	KUNIT_EXPECT_EQ(test, vroce_queue_filter_pending(&q, mark_slot,
-							 &visits), 0U);
-	KUNIT_EXPECT_EQ(test, visits, 4U);
-	KUNIT_EXPECT_EQ(test, q.prod, 4U);
-	KUNIT_EXPECT_EQ(test, q.buf->producer_index, 4U);
-	for (i = 0; i < 4; i++) {
-		slot = (u32 *)(q.buf->data + (i << q.log2_elem_size));
-		KUNIT_EXPECT_EQ(test, slot[0], ~tag(i));
-	}
-	for (i = 0; i < ARRAY_SIZE(hostile_index); i++) {
-		q.buf->consumer_index = hostile_index[i];
-		visits = 0;
-		KUNIT_EXPECT_EQ(test, vroce_queue_filter_pending(&q, mark_slot,
-								 &visits), 0U);
-		KUNIT_EXPECT_LE(test, visits, q.index_mask);
-		KUNIT_EXPECT_EQ(test, q.prod, 4U);
-		KUNIT_EXPECT_EQ(test, q.buf->producer_index, 4U);
-	}
 	vroce_queue_cleanup(&q);
 }
 
