@@ -18,6 +18,7 @@ static const struct rdma_stat_desc vroce_counter_descs[VROCE_CNT_COUNT] = {
 	[VROCE_CNT_RX_LOOPBACK].name = "rx_loopback",
 	[VROCE_CNT_TX_ERR].name = "tx_errors",
 	[VROCE_CNT_OUT_OF_SEQUENCE].name = "out_of_sequence",
+	[VROCE_CNT_RX_RESEQUENCED].name = "rx_resequenced",
 	[VROCE_CNT_DUPLICATE_REQUEST].name = "duplicate_request",
 	[VROCE_CNT_OUT_OF_BUFFER].name = "out_of_buffer",
 	[VROCE_CNT_RX_READ_REQUESTS].name = "rx_read_requests",
@@ -68,6 +69,18 @@ void vroce_counters_free(struct vroce_dev *vdev)
 void vroce_counter_inc(struct vroce_dev *vdev, enum vroce_counter c)
 {
 	this_cpu_inc(vdev->counters->cnt[c]);
+}
+
+/**
+ * vroce_counter_add() - count @n events; any context
+ * @vdev: the device
+ * @c: the counter
+ * @n: how many
+ */
+void vroce_counter_add(struct vroce_dev *vdev, enum vroce_counter c,
+		       unsigned int n)
+{
+	this_cpu_add(vdev->counters->cnt[c], n);
 }
 
 /**

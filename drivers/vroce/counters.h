@@ -18,7 +18,8 @@ enum vroce_counter {
 	VROCE_CNT_RX_NO_QP,		/* dropped: unknown or wrong-type QP */
 	VROCE_CNT_RX_LOOPBACK,		/* delivered without the network stack */
 	VROCE_CNT_TX_ERR,		/* packets the stack refused or no route */
-	VROCE_CNT_OUT_OF_SEQUENCE,	/* requests ahead of the expected PSN */
+	VROCE_CNT_OUT_OF_SEQUENCE,	/* requests discarded ahead of the expected PSN */
+	VROCE_CNT_RX_RESEQUENCED,	/* requests held ahead of a gap, run once it filled */
 	VROCE_CNT_DUPLICATE_REQUEST,	/* requests behind the expected PSN */
 	VROCE_CNT_OUT_OF_BUFFER,	/* a SEND found no receive WQE */
 	VROCE_CNT_RX_READ_REQUESTS,
@@ -53,6 +54,8 @@ struct vroce_dev;
 int vroce_counters_init(struct vroce_dev *vdev);
 void vroce_counters_free(struct vroce_dev *vdev);
 void vroce_counter_inc(struct vroce_dev *vdev, enum vroce_counter c);
+void vroce_counter_add(struct vroce_dev *vdev, enum vroce_counter c,
+		       unsigned int n);
 u64 vroce_counter_read(struct vroce_dev *vdev, enum vroce_counter c);
 
 extern const struct ib_device_ops vroce_counters_ops;

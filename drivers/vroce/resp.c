@@ -23,6 +23,7 @@
 #include <rdma/ib_mad.h>
 
 #include "pkt.h"
+#include "reseq.h"
 #include "resp.h"
 #include "vroce.h"
 
@@ -196,6 +197,7 @@ void vroce_resp_cleanup(struct vroce_qp *qp)
 	struct vroce_resp *resp = &qp->resp;
 
 	cancel_work_sync(&resp->work);
+	vroce_reseq_cleanup(qp);
 	spin_lock_bh(&resp->lock);
 	vroce_resp_drop_msg(resp);
 	vroce_resp_drop_jobs(resp);
@@ -220,6 +222,7 @@ void vroce_resp_reset(struct vroce_qp *qp, u32 rq_psn)
 	spin_lock_bh(&resp->lock);
 	vroce_resp_drop_msg(resp);
 	vroce_resp_drop_jobs(resp);
+	vroce_reseq_drop(qp);
 	resp->epsn = rq_psn & VROCE_PSN_MASK;
 	resp->msn = 0;
 	resp->nak_sent = false;
@@ -270,6 +273,7 @@ void vroce_resp_flush(struct vroce_qp *qp)
 	}
 	vroce_resp_drop_msg(resp);
 	vroce_resp_drop_jobs(resp);
+	vroce_reseq_drop(qp);
 	spin_unlock_bh(&resp->lock);
 
 	if (flush) {
@@ -1079,7 +1083,11 @@ static void vroce_resp_rc(struct vroce_qp *qp, struct vroce_pkt *pkt,
 	u8 syndrome;
 
 	if (diff > 0) {
-		vroce_counter_inc(qp->vdev, VROCE_CNT_OUT_OF_SEQUENCE);
+		if (vroce_reseq_hold(qp, pkt, diff))
+			return;
+		/* go-back-N: the requester resends what is held too */
+		vroce_counter_add(qp->vdev, VROCE_CNT_OUT_OF_SEQUENCE,
+				  1 + vroce_reseq_drop(qp));
 		if (!resp->nak_sent) {
 			resp->nak_sent = true;
 			resp->dup_acked = false;
@@ -1115,6 +1123,9 @@ static void vroce_resp_rc(struct vroce_qp *qp, struct vroce_pkt *pkt,
 			   (READ_ONCE(qp->attr.min_rnr_timer) &
 			    VROCE_AETH_CREDIT_MASK);
 		vroce_resp_queue_ack(qp, out, syndrome, pkt->psn);
+		/* it resends from @pkt on, what is held included */
+		vroce_counter_add(qp->vdev, VROCE_CNT_OUT_OF_SEQUENCE,
+				  vroce_reseq_drop(qp));
 		return;
 	case VROCE_RESP_INVALID:
 		syndrome = VROCE_NAK_INVALID_REQ;
@@ -1130,6 +1141,57 @@ static void vroce_resp_rc(struct vroce_qp *qp, struct vroce_pkt *pkt,
 	vroce_resp_queue_ack(qp, out, syndrome, pkt->psn);
 	vroce_resp_drop_msg(resp);
 	*error = true;
+}
+
+/* Requests held ahead of a gap that the last one filled, in PSN order. */
+static void vroce_resp_rc_held(struct vroce_qp *qp, struct sk_buff_head *out,
+			       bool *error)
+{
+	struct vroce_pkt held;
+
+	while (!*error && vroce_reseq_next(qp, &held)) {
+		vroce_resp_rc(qp, &held, out, error);
+		kfree_skb(held.skb);
+	}
+}
+
+/**
+ * vroce_resp_gap_expired() - requests held ahead of a gap waited too long
+ * @qp: the QP
+ *
+ * The gap is a loss after all: the held requests are discarded and the
+ * sequence error NAK that their arrival would have sent goes now, unless
+ * one went already.  Softirq context (reseq.c's timer).
+ */
+void vroce_resp_gap_expired(struct vroce_qp *qp)
+{
+	struct vroce_resp *resp = &qp->resp;
+	struct vroce_pkt from = {};
+	struct sk_buff_head out;
+	struct vroce_av av;
+	u32 entropy;
+
+	__skb_queue_head_init(&out);
+	spin_lock_bh(&resp->lock);
+	if (vroce_reseq_take_any(qp, &from)) {
+		vroce_counter_add(qp->vdev, VROCE_CNT_OUT_OF_SEQUENCE,
+				  1 + vroce_reseq_drop(qp));
+		if (!resp->nak_sent) {
+			resp->nak_sent = true;
+			resp->dup_acked = false;
+			vroce_resp_queue_ack(qp, &out, VROCE_NAK_PSN_SEQ_ERR,
+					     resp->epsn);
+			if (!list_empty(&resp->jobs))
+				vroce_resp_defer(qp, &out);
+		}
+	}
+	spin_unlock_bh(&resp->lock);
+
+	if (!skb_queue_empty(&out)) {
+		vroce_resp_av(qp, &from, &av, &entropy);
+		vroce_resp_xmit(qp, &av, entropy, &out);
+	}
+	kfree_skb(from.skb);
 }
 
 static void vroce_resp_uc(struct vroce_qp *qp, struct vroce_pkt *pkt,
@@ -1287,6 +1349,7 @@ void vroce_resp_rcv(struct vroce_pkt *pkt)
 	switch (qp->ibqp.qp_type) {
 	case IB_QPT_RC:
 		vroce_resp_rc(qp, pkt, &out, &error);
+		vroce_resp_rc_held(qp, &out, &error);
 		break;
 	case IB_QPT_UC:
 		vroce_resp_uc(qp, pkt, &error);

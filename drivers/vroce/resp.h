@@ -18,6 +18,7 @@ struct vroce_mr;
 struct rxe_recv_wqe;
 struct vroce_pkt;
 struct vroce_av;
+struct vroce_reseq;
 
 /**
  * struct vroce_resp_res - a READ or atomic request kept for replay
@@ -75,6 +76,8 @@ struct vroce_resp_res {
  * @njobs: entries in @jobs
  * @nafter: answers waiting behind @jobs
  * @work: generates the next window of the oldest job
+ * @reseq: RC: requests held ahead of a gap (reseq.c), allocated on first
+ *	need
  */
 struct vroce_resp {
 	spinlock_t lock; /* see above */
@@ -101,6 +104,7 @@ struct vroce_resp {
 	u32 njobs;
 	u32 nafter;
 	struct work_struct work;
+	struct vroce_reseq *reseq;
 };
 
 int vroce_resp_init(struct vroce_qp *qp);
@@ -108,6 +112,7 @@ void vroce_resp_cleanup(struct vroce_qp *qp);
 void vroce_resp_reset(struct vroce_qp *qp, u32 rq_psn);
 void vroce_resp_flush(struct vroce_qp *qp);
 void vroce_resp_kick(struct vroce_qp *qp);
+void vroce_resp_gap_expired(struct vroce_qp *qp);
 void vroce_resp_av(struct vroce_qp *qp, const struct vroce_pkt *pkt,
 		   struct vroce_av *av, u32 *entropy);
 

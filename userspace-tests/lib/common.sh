@@ -96,22 +96,6 @@ vt_netns_pair() {
 	fi
 }
 
-# vt_veth_in_order NS:DEV...: RPS over every CPU on each veth end DEV (in
-# namespace NS).  Not for a vroce sender's veth: that would hide how vroce
-# orders a QP's packets itself (txq.c).  For the far side of a qdisc that delays
-# packets (tbf): it dequeues on whichever CPU its timer or a sender runs
-# on, and the veth queues what a CPU sends on that CPU's backlog, so the
-# qdisc's FIFO order is lost there; a switch keeps it.  With RPS a flow
-# (one UDP source port per QP) goes to one backlog, in the order sent.
-vt_veth_in_order() {
-	local nd mask
-	mask=$(printf '%x' $(((1 << $(nproc)) - 1)))
-	for nd in "$@"; do
-		ip netns exec "${nd%%:*}" sh -c "echo $mask >/sys/class/net/${nd#*:}/queues/rx-0/rps_cpus" ||
-			vt_fail "RPS on ${nd#*:} in ${nd%%:*}"
-	done
-}
-
 # vt_barrier NAME [TIMEOUT]: in a pair scenario, wait until the other VM
 # reaches the barrier of the same NAME (default timeout 120 s; returns 1 on
 # timeout).  Works through files $VROCE_JOB/barrier.<scenario>.NAME.<role>

@@ -9,8 +9,9 @@
 # sends seeded patterns on four QPs and checks every byte.  Afterwards the
 # recovery counters of both devices, summed, must show each kind of
 # recovery: NAKs for PSN sequence errors, out-of-sequence and duplicate
-# requests seen by the responder, retransmit timeouts, and corrupted
-# packets dropped by the ICRC check.  Besides netem's faults the emulated
+# requests seen by the responder, requests held ahead of a gap and run
+# once netem's delayed packet filled it (rx_resequenced), retransmit
+# timeouts, and corrupted packets dropped by the ICRC check.  Besides netem's faults the emulated
 # wire itself drops bursts (a VM that falls behind overflows the host's UDP
 # socket buffer between the QEMUs: a fifth to a third of the frames here),
 # and the QPs run with perftest's timeout 14 (raised to vroce's floor, 15:
@@ -26,7 +27,7 @@ PORT=19875
 # tail drops to the configured loss)
 NETEM="limit 10000 loss 1% duplicate 1% reorder 5% 50% corrupt 1% delay 1ms"
 # the recovery counters, and the minimum the pair's sum must reach
-WANT="packet_seq_err out_of_sequence duplicate_request local_ack_timeout_err rx_icrc_encapsulated"
+WANT="packet_seq_err out_of_sequence duplicate_request rx_resequenced local_ack_timeout_err rx_icrc_encapsulated"
 
 [ -x "$BIN" ] || vt_skip "$BIN not built (make -C userspace-tests tests)"
 command -v tc >/dev/null || vt_skip "no tc in the guest"

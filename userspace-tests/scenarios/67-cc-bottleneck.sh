@@ -12,9 +12,8 @@
 # swr (the bridge's port toward the receiver) has the bottleneck as its
 # egress qdisc: tbf at BN_MBIT (root), RoCE in its own class under it
 # ("red ... ecn", bounded by RED_LIMIT bytes), other traffic in a FIFO
-# class; the receiver's veth end spreads its receive backlog by RPS (why:
-# at the topology), no other veth is tuned.  Each sender runs RC ib_write_bw to its own server
-# on vroceR (two ports).  Per-sender bytes are sampled every second at
+# class; no veth is tuned (no RPS).  Each sender runs RC ib_write_bw to
+# its own server on vroceR (two ports).  Per-sender bytes are sampled every second at
 # the bridge's ingress ports sw1 / sw2 (rx_bytes), the bottleneck's sent
 # bytes and drops from "tc -s qdisc" on swr.
 #   run "on":  cc/enable 1 on all three devices, each sender's line_rate
@@ -78,11 +77,10 @@ topo() {
 }
 topo || vt_fail "topology"
 
-# An Ethernet switch keeps a flow in order through its queue; the tbf
-# dequeues on either CPU and the veth behind it does not (vt_veth_in_order
-# says why): only the receiver's end of the bottleneck gets RPS.  The
-# senders' veths are plain: vroce keeps each QP's packets in order.
-vt_veth_in_order vtr:vtr
+# No veth is tuned (no RPS): the tbf dequeues on either CPU and the veth
+# behind it queues each packet on that CPU's backlog, so a QP's packets
+# can reach vroceR out of order; vroceR holds them until the gap fills
+# (reseq.c) where an Ethernet switch would have kept the order.
 # Little but RoCE crosses the bottleneck at all: perftest's TCP exchange
 # negotiates ECN, neighbours are static (no ARP), IPv6 is off (no ND, no
 # MLD); what remains goes to the FIFO class below.

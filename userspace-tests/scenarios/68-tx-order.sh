@@ -22,7 +22,9 @@
 #     guest's vCPUs take turns on one host thread; 326 out_of_sequence in
 #     10 s were measured on 6.12).
 # Pass: 0 out_of_sequence on both devices where order must hold, both
-# directions moved data there.
+# directions moved data there.  The receivers discard every request past a
+# gap at once (rx_reorder_us=0): resequencing (reseq.c) would put a
+# sender's reordering back in order and hide it from this count.
 set -euo pipefail
 . "$VROCE_SRC/userspace-tests/lib/common.sh"
 . "$VROCE_SRC/userspace-tests/lib/vroce.sh"
@@ -48,6 +50,15 @@ for bad in 3 -1 x ""; do
 	fi
 	[ "$(cat "$PARAM")" = 1 ] || vt_fail "tx_flow_cpu is $(cat "$PARAM") after a refused '$bad'"
 done
+RX=/sys/module/vroce/parameters/rx_reorder_us
+[ "$(cat $RX)" = 10000 ] || vt_fail "rx_reorder_us is $(cat $RX), want the default 10000"
+for bad in 1000001 -1 x ""; do
+	if echo "$bad" >$RX 2>/dev/null; then
+		vt_fail "rx_reorder_us took '$bad'"
+	fi
+	[ "$(cat $RX)" = 10000 ] || vt_fail "rx_reorder_us is $(cat $RX) after a refused '$bad'"
+done
+echo 0 >$RX || vt_fail "rx_reorder_us=0 refused"
 vt_vroce_netns_pair
 for ns in vtA vtB; do
 	rps=$(ip netns exec $ns cat /sys/class/net/$ns/queues/rx-0/rps_cpus)
