@@ -1143,15 +1143,28 @@ static void vroce_resp_rc(struct vroce_qp *qp, struct vroce_pkt *pkt,
 	*error = true;
 }
 
-/* Requests held ahead of a gap that the last one filled, in PSN order. */
+/*
+ * Requests held ahead of a gap that the last one filled, in PSN order.
+ * Like a packet that arrives while READ jobs are pending (one of them
+ * may be a held READ's), a request's answers wait behind the jobs;
+ * otherwise they join @out.
+ */
 static void vroce_resp_rc_held(struct vroce_qp *qp, struct sk_buff_head *out,
 			       bool *error)
 {
+	struct sk_buff_head mine;
 	struct vroce_pkt held;
+	bool behind;
 
+	__skb_queue_head_init(&mine);
 	while (!*error && vroce_reseq_next(qp, &held)) {
-		vroce_resp_rc(qp, &held, out, error);
+		behind = !list_empty(&qp->resp.jobs);
+		vroce_resp_rc(qp, &held, &mine, error);
 		kfree_skb(held.skb);
+		if (behind && !*error)
+			vroce_resp_defer(qp, &mine);
+		else
+			skb_queue_splice_tail_init(&mine, out);
 	}
 }
 
@@ -1349,7 +1362,6 @@ void vroce_resp_rcv(struct vroce_pkt *pkt)
 	switch (qp->ibqp.qp_type) {
 	case IB_QPT_RC:
 		vroce_resp_rc(qp, pkt, &out, &error);
-		vroce_resp_rc_held(qp, &out, &error);
 		break;
 	case IB_QPT_UC:
 		vroce_resp_uc(qp, pkt, &error);
@@ -1361,6 +1373,8 @@ void vroce_resp_rcv(struct vroce_pkt *pkt)
 	/* An error NAK goes now: the QP's flush ends the jobs anyway. */
 	if (behind && !error)
 		vroce_resp_defer(qp, &out);
+	if (qp->ibqp.qp_type == IB_QPT_RC)
+		vroce_resp_rc_held(qp, &out, &error);
 unlock:
 	signal = qp->resp.signal_owed;
 	qp->resp.signal_owed = false;

@@ -16,6 +16,21 @@ modprobe rdma_ucm 2>/dev/null
 vt_link_add vroce0 eth0
 ip4=$(vt_eth0_ipv4)
 
+# Why an rdma_cm connection is rejected: ib_cm's and rdma_cm's events.
+# perftest -R (4.5-0.17) connects twice on one port: its control
+# connection, after which the server destroys that listener, then the
+# data connection, after a handshake, for which it listens again.  The
+# client's data REQ can come before that second listen: ib_cm finds no
+# listener (icm_no_listener_err) and rejects it with reason 8, invalid
+# service ID.  Nothing a script can wait on separates the two listens, so
+# such a rejection is retried; any other is a failure.
+TR=/sys/kernel/tracing
+CM_EVENTS="ib_cma/icm_no_listener_err ib_cma/icm_issue_rej rdma_cma/cm_id_destroy rdma_cma/cm_send_req rdma_cma/cm_event_handler"
+trap 'for e in $CM_EVENTS; do echo 0 >"$TR/events/$e/enable"; done 2>/dev/null; : >"$TR/trace"' EXIT
+for e in $CM_EVENTS; do
+	echo 1 >"$TR/events/$e/enable" || vt_fail "no tracepoint $e"
+done
+
 # perf PROG ARGS...: server + client; the client must print a result table.
 # perf_once PROG ARGS...: one server + client run.  Returns 75 when
 # perftest could not measure the CPU clock (its linear fit of cycles
@@ -25,16 +40,16 @@ ip4=$(vt_eth0_ipv4)
 perf_once() {
 	local prog=$1 port=$((19000 + RANDOM % 1000)) out rc=0 row
 	shift
+	: >"$TR/trace"
 	"$prog" -d vroce0 -x 1 -p "$port" "$@" >"$VROCE_JOB/srv.$$" 2>&1 &
 	local srv=$!
 	# The server listens once it has set up: don't race it on a busy host.
-	# With -R it listens through rdma_cm: its cm_id shows up in LISTEN
-	# as soon as its state changes, a moment before ib_cm takes the
-	# service ID, so give it a second more.
+	# With -R it listens through rdma_cm on 0.0.0.0: ib_cm has the service
+	# ID once the listener's child on vroce0 shows up in LISTEN (its
+	# listen call registers it before returning).
 	if [[ " $* " == *" -R "* ]]; then
-		vt_wait_for "rdma resource show cm_id | grep LISTEN | grep ':$port ' >/dev/null" 30 ||
+		vt_wait_for "rdma resource show cm_id | grep '^link vroce0/' | grep LISTEN | grep ':$port ' >/dev/null" 30 ||
 			vt_fail "$prog: server did not listen: $(cat "$VROCE_JOB/srv.$$")"
-		sleep 1
 	else
 		vt_wait_for "ss -ltn | grep ':$port ' >/dev/null" 30 ||
 			vt_fail "$prog: server did not start: $(cat "$VROCE_JOB/srv.$$")"
@@ -47,11 +62,15 @@ perf_once() {
 		# the server's clock fit failing ends its connection too
 		grep -q "Can't produce a report" <<<"$out" && return 75
 		grep -q "Can't produce a report" "$VROCE_JOB/srv.$$" && return 75
-		# An rdma_cm connection is now and then rejected as if nobody
-		# listened (reason 8, invalid service ID) on a loaded host;
-		# perftest then crashes in librdmacm.  A server that saw such
-		# an attempt may not take the next one: start both again.
-		grep -q "RDMA_CM_EVENT_REJECTED" <<<"$out" && return 76
+		# Rejected for want of a listener (perftest's second listen,
+		# above); perftest's own retry then crashes in librdmacm (fixed
+		# upstream in perftest 26.04), so start both again.
+		if grep -q "RDMA_CM_EVENT_REJECTED" <<<"$out"; then
+			grep -q "icm_no_listener_err" "$TR/trace" ||
+				vt_fail "$prog $*: rejected, and not for want of a listener: $(grep -E 'icm_|cm_id_destroy|cm_send_req|cm_event_handler' "$TR/trace" | tail -8)"
+			vt_log "$prog $*: REQ before the server's second listen: $(grep -c "icm_no_listener_err" "$TR/trace") REQ(s) without a listener"
+			return 76
+		fi
 		vt_fail "$prog $*: $out // server: $(tail -5 "$VROCE_JOB/srv.$$")"
 	fi
 	if ! wait "$srv"; then

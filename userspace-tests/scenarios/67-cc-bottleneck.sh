@@ -80,7 +80,12 @@ topo || vt_fail "topology"
 # No veth is tuned (no RPS): the tbf dequeues on either CPU and the veth
 # behind it queues each packet on that CPU's backlog, so a QP's packets
 # can reach vroceR out of order; vroceR holds them until the gap fills
-# (reseq.c) where an Ethernet switch would have kept the order.
+# (reseq.c) where an Ethernet switch would have kept the order.  How long
+# a gap stays open here is the emulator's: the guest's two vCPUs take
+# turns on one host thread (QEMU's round robin lets one run up to 100 ms),
+# and with a second VM on the host a gap outlived the default 10 ms (103
+# out_of_sequence in one run of five), so vroceR waits up to 100 ms.
+echo 100000 >/sys/module/vroce/parameters/rx_reorder_us || vt_fail "rx_reorder_us=100000 refused"
 # Little but RoCE crosses the bottleneck at all: perftest's TCP exchange
 # negotiates ECN, neighbours are static (no ARP), IPv6 is off (no ND, no
 # MLD); what remains goes to the FIFO class below.

@@ -7,10 +7,12 @@
  *
  * State is one time: when the next packet may leave.  A packet admitted
  * pushes it on by its length at the rate; a packet asked for too early is
- * refused and the pace timer runs the QP at that time.  Up to
- * VROCE_CC_PACE_BURST_NS of sending time not used may be caught up: a
- * timer that fires late on a loaded machine (an emulated guest's soft
- * timers run milliseconds late) does not lower the rate.  A
+ * refused and the pace timer runs the QP at that time.  Sending time not
+ * used may be caught up, so that a timer that fires late on a loaded
+ * machine (an emulated guest's soft timers run milliseconds late) does not
+ * lower the rate: up to VROCE_CC_PACE_BURST_NS of it, and no more than
+ * VROCE_CC_PACE_BURST_BYTES leave back to back.  The byte bound is what a
+ * switch's buffer sees: at 10 Gb/s 8 ms would be 10 MB at once.  A
  * QP no limit applies to never comes here (vroce_cc_qp_paced()), and an idle
  * paced QP has no timer armed.
  *
@@ -26,6 +28,11 @@
 #include "vroce.h"
 
 #define VROCE_CC_PACE_BURST_NS	(8 * NSEC_PER_MSEC)
+/*
+ * A 64 KiB message: at rates above 64 Mb/s less than 8 ms of catch-up,
+ * yet still more than a late timer of a few ms needs below 100 Mb/s.
+ */
+#define VROCE_CC_PACE_BURST_BYTES	(64 * 1024)
 /* Bytes of a frame besides BTH .. pad (IPv4; IPv6 adds 20). */
 #define VROCE_CC_FRAME_OVERHEAD	(ETH_HLEN + sizeof(struct iphdr) + \
 				 sizeof(struct udphdr) + VROCE_ICRC_SIZE)
@@ -77,7 +84,7 @@ bool vroce_cc_tx_admit(struct vroce_qp *qp, u32 bytes, bool resp)
 	u32 line = READ_ONCE(qp->vdev->cc.line_rate_mbps) *
 		   VROCE_DCQCN_KBPS_PER_MBPS;
 	bool ok = true, rp_on;
-	u64 now, from;
+	u64 now, from, burst;
 	u32 rate;
 
 	if (resp)
@@ -105,8 +112,11 @@ bool vroce_cc_tx_admit(struct vroce_qp *qp, u32 bytes, bool resp)
 				      HRTIMER_MODE_ABS_SOFT);
 		goto out;
 	}
-	from = max(cc->next_tx_ns, now - VROCE_CC_PACE_BURST_NS);
 	/* kb/s: 8 bits per byte, 10^6 ns per ms */
+	burst = min_t(u64, VROCE_CC_PACE_BURST_NS,
+		      div_u64((u64)VROCE_CC_PACE_BURST_BYTES * 8 * NSEC_PER_MSEC,
+			      rate));
+	from = max(cc->next_tx_ns, now - min(burst, now));
 	cc->next_tx_ns = from + div_u64((u64)bytes * 8 * NSEC_PER_MSEC, rate);
 	if (cc->rp_active && cc->dcqcn.limited)
 		vroce_cc_bytes(cc, bytes);
