@@ -23,9 +23,10 @@
  * request past a gap is discarded at once, as rdma_rxe does.  A request
  * further ahead, or one after the NAK went, takes that path too.
  *
- * The slots, indexed by PSN, are allocated the first time a QP needs them,
- * on receive (without memory the request takes the old path), and freed
- * with the QP.  Everything here runs under the responder's lock; the
+ * The slot table, indexed by PSN, is allocated the first time a QP needs
+ * it and freed with the QP; each held request is a copy of its parsed
+ * packet.  Both are allocated on receive: without memory the request
+ * takes the old path.  Everything here runs under the responder's lock; the
  * timer (a softirq) takes that lock to expire the gap.
  */
 #include <linux/hrtimer.h>
@@ -109,15 +110,6 @@ static void vroce_reseq_arm(struct vroce_qp *qp, struct vroce_reseq *rs)
 		      HRTIMER_MODE_REL_SOFT);
 }
 
-static void vroce_reseq_free_slot(struct vroce_reseq *rs,
-				  struct vroce_pkt **slot)
-{
-	kfree_skb((*slot)->skb);
-	kfree(*slot);
-	*slot = NULL;
-	rs->nheld--;
-}
-
 /* Move the request in @slot to @pkt, whose skb it then is. */
 static void vroce_reseq_take(struct vroce_reseq *rs, struct vroce_pkt **slot,
 			     struct vroce_pkt *pkt)
@@ -126,6 +118,15 @@ static void vroce_reseq_take(struct vroce_reseq *rs, struct vroce_pkt **slot,
 	kfree(*slot);
 	*slot = NULL;
 	rs->nheld--;
+}
+
+static void vroce_reseq_free_slot(struct vroce_reseq *rs,
+				  struct vroce_pkt **slot)
+{
+	struct vroce_pkt pkt;
+
+	vroce_reseq_take(rs, slot, &pkt);
+	kfree_skb(pkt.skb);
 }
 
 /**

@@ -1074,6 +1074,22 @@ static enum vroce_resp_result vroce_resp_execute(struct vroce_qp *qp,
 	return VROCE_RESP_OK;
 }
 
+/*
+ * A request past a gap was discarded: one sequence error NAK for the
+ * gap, until the expected packet or a duplicate arrives (@nak_sent).
+ */
+static void vroce_resp_nak_gap(struct vroce_qp *qp, struct sk_buff_head *out)
+{
+	struct vroce_resp *resp = &qp->resp;
+
+	lockdep_assert_held(&resp->lock);
+	if (resp->nak_sent)
+		return;
+	resp->nak_sent = true;
+	resp->dup_acked = false;
+	vroce_resp_queue_ack(qp, out, VROCE_NAK_PSN_SEQ_ERR, resp->epsn);
+}
+
 static void vroce_resp_rc(struct vroce_qp *qp, struct vroce_pkt *pkt,
 			  struct sk_buff_head *out, bool *error)
 {
@@ -1088,12 +1104,7 @@ static void vroce_resp_rc(struct vroce_qp *qp, struct vroce_pkt *pkt,
 		/* go-back-N: the requester resends what is held too */
 		vroce_counter_add(qp->vdev, VROCE_CNT_OUT_OF_SEQUENCE,
 				  1 + vroce_reseq_drop(qp));
-		if (!resp->nak_sent) {
-			resp->nak_sent = true;
-			resp->dup_acked = false;
-			vroce_resp_queue_ack(qp, out, VROCE_NAK_PSN_SEQ_ERR,
-					     resp->epsn);
-		}
+		vroce_resp_nak_gap(qp, out);
 		return;
 	}
 	if (diff < 0) {
@@ -1189,14 +1200,9 @@ void vroce_resp_gap_expired(struct vroce_qp *qp)
 	if (vroce_reseq_take_any(qp, &from)) {
 		vroce_counter_add(qp->vdev, VROCE_CNT_OUT_OF_SEQUENCE,
 				  1 + vroce_reseq_drop(qp));
-		if (!resp->nak_sent) {
-			resp->nak_sent = true;
-			resp->dup_acked = false;
-			vroce_resp_queue_ack(qp, &out, VROCE_NAK_PSN_SEQ_ERR,
-					     resp->epsn);
-			if (!list_empty(&resp->jobs))
-				vroce_resp_defer(qp, &out);
-		}
+		vroce_resp_nak_gap(qp, &out);
+		if (!list_empty(&resp->jobs))
+			vroce_resp_defer(qp, &out);
 	}
 	spin_unlock_bh(&resp->lock);
 

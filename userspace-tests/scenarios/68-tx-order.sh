@@ -44,22 +44,24 @@ sum() { echo $(($(vt_counter vroceA "$1") + $(vt_counter vroceB "$1"))); }
 
 # shellcheck disable=SC2119
 vt_load_vroce
-[ -w "$PARAM" ] || vt_fail "no writable $PARAM"
-[ "$(cat "$PARAM")" = 1 ] || vt_fail "tx_flow_cpu is $(cat "$PARAM"), want the default 1"
-for bad in 3 -1 x ""; do
-	if echo "$bad" >"$PARAM" 2>/dev/null; then
-		vt_fail "tx_flow_cpu took '$bad'"
-	fi
-	[ "$(cat "$PARAM")" = 1 ] || vt_fail "tx_flow_cpu is $(cat "$PARAM") after a refused '$bad'"
-done
+# param_default FILE DEFAULT BAD...: a module parameter reads DEFAULT,
+# refuses each BAD value and still reads DEFAULT after it
+param_default() {
+	local f=$1 def=$2 name bad
+	name=$(basename "$f")
+	shift 2
+	[ -w "$f" ] || vt_fail "no writable $f"
+	[ "$(cat "$f")" = "$def" ] || vt_fail "$name is $(cat "$f"), want the default $def"
+	for bad in "$@"; do
+		if echo "$bad" >"$f" 2>/dev/null; then
+			vt_fail "$name took '$bad'"
+		fi
+		[ "$(cat "$f")" = "$def" ] || vt_fail "$name is $(cat "$f") after a refused '$bad'"
+	done
+}
 RX=/sys/module/vroce/parameters/rx_reorder_us
-[ "$(cat $RX)" = 10000 ] || vt_fail "rx_reorder_us is $(cat $RX), want the default 10000"
-for bad in 1000001 -1 x ""; do
-	if echo "$bad" >$RX 2>/dev/null; then
-		vt_fail "rx_reorder_us took '$bad'"
-	fi
-	[ "$(cat $RX)" = 10000 ] || vt_fail "rx_reorder_us is $(cat $RX) after a refused '$bad'"
-done
+param_default "$PARAM" 1 3 -1 x ""
+param_default $RX 10000 1000001 -1 x ""
 echo 0 >$RX || vt_fail "rx_reorder_us=0 refused"
 vt_vroce_netns_pair
 for ns in vtA vtB; do
