@@ -150,6 +150,31 @@ report() {
 	echo "----- end of $name -----"
 }
 
+# stream_results SERIES JOB: report the single VM's results that came
+# since the last call (those without a host-side post-check: that can only
+# run once the VM is gone).  A second line for a scenario already reported
+# is a later verdict on it (kmemleak's scan at the end of the boot pins a
+# leak on the scenario that made it): it takes the first one's place in
+# the totals.  Uses the caller's printed, done_names and shown.
+stream_results() {
+	local line st name tm reason
+	[ -f "$2/results" ] || return 0
+	while [ "$printed" -lt "$(wc -l <"$2/results")" ]; do
+		printed=$((printed + 1))
+		line=$(sed -n "${printed}p" "$2/results")
+		read -r st name tm reason <<<"$line"
+		[ ! -f "$SCN_DIR/$name.post.sh" ] || continue
+		case ${shown[$name]:-} in
+		PASS) n_pass=$((n_pass - 1)) ;;
+		SKIP) n_skip=$((n_skip - 1)) ;;
+		?*) n_fail=$((n_fail - 1)) ;;
+		esac
+		report "$1" "$2" "$name" "$st" "${tm%s}" "$reason" ""
+		shown[$name]=$st
+		done_names+="$name "
+	done
+}
+
 # result_of FILE NAME: the guest's line "STATUS NAME 1.2s [reason]" for NAME.
 result_of() {
 	[ -f "$1" ] && awk -v n="$2" '$2 == n' "$1" | tail -n 1
@@ -301,9 +326,9 @@ run_boot() {
 		PIDS+=("$VT_QEMU_PID")
 	done
 
-	# Wait, printing single-VM results as they come (those without a
-	# host-side post-check: that can only run once the VM is gone).
+	# Wait, printing single-VM results as they come (stream_results).
 	local done_names=" " printed=0 line name st tm reason deadline=$((SECONDS + budget))
+	local -A shown=()
 	local died=0 grace=
 	while vt_alive "${PIDS[@]}"; do
 		if [ "$SECONDS" -ge "$deadline" ]; then
@@ -321,20 +346,13 @@ run_boot() {
 			echo "!! [$series] one VM of the pair ended, the other did not follow: stopping it"
 			break
 		fi
-		if [ "$kind" = single ] && [ -f "$job/results" ]; then
-			while [ "$printed" -lt "$(wc -l <"$job/results")" ]; do
-				printed=$((printed + 1))
-				line=$(sed -n "${printed}p" "$job/results")
-				read -r st name tm reason <<<"$line"
-				[ ! -f "$SCN_DIR/$name.post.sh" ] || continue
-				report "$series" "$job" "$name" "$st" "${tm%s}" "$reason" ""
-				done_names+="$name "
-			done
-		fi
+		[ "$kind" != single ] || stream_results "$series" "$job"
 		sleep 1
 	done
 	vt_stop "${PIDS[@]}"
 	PIDS=()
+	# what came after the last look (kmemleak's verdicts at the end)
+	[ "$kind" != single ] || stream_results "$series" "$job"
 	echo "== [$label] boot ended after $((SECONDS - start)) s"
 
 	[ -z "$pcap" ] || split_pcap "$job" "$@"
@@ -416,9 +434,10 @@ run_boot() {
 # or hi, see boot_scenarios), each with its scenario list in boot_list.
 # Started in this order: the pair boots first (they need every VM slot,
 # and would leave a slot idle if they waited for the single boots), then
-# the single boots longest first, so that no long one starts last: 50-99
-# before 00-49, the debug kernel's first in each (measured in make check:
-# debug 50-99 19 min, 50-99 14 min, debug 00-49 12 min, 00-49 8 min).
+# the single boots longest first, so that no long one starts last and
+# leaves a VM slot idle at the end: as long as the last full run's boots
+# took (BOOT_TIMES, written below), else 50-99 before 00-49, the debug
+# kernel's first in each.
 abis=()
 for k in $kernels; do
 	abi=$(vt_resolve_abi "$k")
@@ -441,6 +460,31 @@ for part in hi lo; do
 		vt_is_debug "$abi" || add_boot "$abi" single "$part"
 	done
 done
+
+# BOOT_TIMES: "SECONDS BOOT NAME" of the last run of every scenario (no
+# --filter) with the same --debug-set choice; only the order uses it.
+BOOT_TIMES=$VT_CACHE/boot-times${debug_set:+-debug-set}
+order_boots() {
+	local i n t name
+	local -a keyed=()
+	[ -z "$filter" ] && [ -s "$BOOT_TIMES" ] || return 0
+	for i in "${!boots[@]}"; do
+		name=$(boot_name "$i")
+		t=$(awk -v n="$name" '{ t = $1; sub(/^[0-9]+ /, "") } $0 == n { print t }' "$BOOT_TIMES")
+		# pairs first whatever they took; boots never timed last
+		case ${boots[$i]} in *" pair "*) t=999999 ;; esac
+		keyed+=("${t:-0} $i")
+	done
+	local -a ob=() ol=()
+	while read -r _ n; do
+		ob+=("${boots[$n]}")
+		ol+=("${boot_list[$n]}")
+	done < <(printf '%s\n' "${keyed[@]}" | sort -s -k1,1nr)
+	boots=("${ob[@]}")
+	boot_list=()
+	for i in "${!ol[@]}"; do boot_list[$i]=${ol[$i]}; done
+}
+order_boots
 
 # Boots run side by side, as many VMs at once as VROCE_JOBS (default: the
 # host's CPUs; each VM is one host thread).  A boot that alone needs more
@@ -572,6 +616,13 @@ while [ "${#started[@]}" -lt "${#boots[@]}" ] || [ "${#boot_pid[@]}" -gt 0 ]; do
 	done
 done
 BOOT_PIDS=()
+
+# the next run's order (a full run's only: a filtered boot is shorter)
+if [ -z "$filter" ] && [ -z "$deadline_hit" ]; then
+	for i in "${!boots[@]}"; do
+		[ -z "${boot_secs[$i]:-}" ] || echo "${boot_secs[$i]} $(boot_name "$i")"
+	done >"$BOOT_TIMES.tmp" && mv "$BOOT_TIMES.tmp" "$BOOT_TIMES"
+fi
 
 # Where the time went: the parts before this script (ci/check.sh records
 # them in VROCE_TIMES_FILE), each boot, and the whole.

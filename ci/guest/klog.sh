@@ -55,3 +55,36 @@ klog_bad() {
 	grep -v -F "$VT_KLOG_TAG" | grep -v -E -- "$VT_KLOG_USER_FAULT" |
 		grep -v -E -- "$VT_KLOG_BENIGN" | grep -E -- "$VT_KLOG_BAD"
 }
+
+# kmemleak_split WINDOWS DIR SFX: from a kmemleak report on stdin, write
+# each suspect to DIR/NAME$SFX.kmemleak of the scenario that allocated it,
+# and print "NAME COUNT" for each such scenario.  kmemleak stamps an object
+# with the jiffies of its allocation ('comm "x", pid 1, jiffies N'), and
+# WINDOWS holds one "JIFFIES NAME" line per scenario, taken as it started,
+# in the order they ran: an object is the last started scenario's (its
+# cleanup and module unload included).  One older than every scenario is
+# boot's: NAME "kernel-log" (the host's result for the log outside the
+# scenarios, which fails too, on kmemleak's own line).  So a boot is
+# scanned once, at its end, yet each leak is pinned on its maker.
+kmemleak_split() {
+	awk -v win="$1" -v dir="$2" -v sfx="$3" '
+		BEGIN {
+			while ((getline line < win) > 0) {
+				split(line, f, " ")
+				n++; start[n] = f[1] + 0; name[n] = f[2]
+			}
+		}
+		/^unreferenced object/ { file = ""; head = $0; next }
+		file == "" && match($0, /, jiffies [0-9]+$/) {
+			j = substr($0, RSTART + 10) + 0
+			owner = "kernel-log"
+			for (i = 1; i <= n; i++)
+				if (j >= start[i])
+					owner = name[i]
+			file = dir "/" owner sfx ".kmemleak"
+			count[owner]++
+			print head > file
+		}
+		file != "" { print > file }
+		END { for (o in count) print o, count[o] }'
+}

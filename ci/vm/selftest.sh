@@ -96,6 +96,37 @@ check "outside the windows: boot, between, after" \
 	"[    1.0] WARNING: at boot|[    3.0] BUG: between|[    5.0] Oops: at power-off" \
 	"$(klog_outside <<<"$log_out" | klog_bad | paste -sd '|')"
 
+# kmemleak suspects pinned on the scenario that allocated them
+kml_dir=$(mktemp -d)
+printf '%s\n' "4294900000 01-a" "4294900500 02-b" >"$kml_dir/windows"
+kml_report='unreferenced object 0xffff888000000001 (size 64):
+  comm "modprobe", pid 90, jiffies 4294899000
+  backtrace (crc 1):
+    kmalloc_trace+0x1/0x2
+unreferenced object 0xffff888000000002 (size 32):
+  comm "jiffies 4294900600", pid 101, jiffies 4294900100
+  backtrace (crc 2):
+    vroce_qp_create+0x1/0x2
+unreferenced object 0xffff888000000003 (size 32):
+  comm "ibv_rc_pingpong", pid 102, jiffies 4294900500
+  backtrace (crc 3):
+    vroce_mr_alloc+0x1/0x2
+unreferenced object 0xffff888000000004 (size 16):
+  comm "rmmod", pid 103, jiffies 4294901000
+  backtrace (crc 4):
+    vroce_cq_create+0x1/0x2'
+check "kmemleak: suspects per scenario" "01-a 1|02-b 2|kernel-log 1" \
+	"$(kmemleak_split "$kml_dir/windows" "$kml_dir" .a <<<"$kml_report" | sort | paste -sd '|')"
+check "kmemleak: 01-a's report" "0xffff888000000002|vroce_qp_create" \
+	"$(grep -o '0xffff[0-9a-f]*\|vroce_[a-z_]*' "$kml_dir/01-a.a.kmemleak" | paste -sd '|')"
+check "kmemleak: 02-b's report (from its first jiffy, unload included)" \
+	"0xffff888000000003|vroce_mr_alloc|0xffff888000000004|vroce_cq_create" \
+	"$(grep -o '0xffff[0-9a-f]*\|vroce_[a-z_]*' "$kml_dir/02-b.a.kmemleak" | paste -sd '|')"
+check "kmemleak: boot's suspect" 4 "$(wc -l <"$kml_dir/kernel-log.a.kmemleak")"
+check "kmemleak: no windows, all boot's" "kernel-log 4" \
+	"$(kmemleak_split "$kml_dir/none" "$kml_dir" .b <<<"$kml_report")"
+rm -rf "$kml_dir"
+
 check "series 6.1" 6.1 "$(vt_series 6.1.0-57-amd64)"
 check "series 6.12" 6.12 "$(vt_series 6.12.117+deb12-amd64)"
 read -r p1 p2 < <(vt_free_udp_ports 2)

@@ -38,6 +38,17 @@ vt_cc_set() {
 	[ "$v" = "$3" ] || vt_fail "$1: $f reads '$v' after writing $3"
 }
 
+# vt_cc_ns_set NS DEV FILE VALUE: write cc/FILE of DEV from inside network
+# namespace NS (the device's own, as a user there configures it) and read
+# it back there.
+vt_cc_ns_set() {
+	local f=/sys/class/infiniband/$2/cc/$3
+	ip netns exec "$1" sh -c "echo $4 >$f" ||
+		vt_fail "$1: echo $4 > $f refused"
+	[ "$(ip netns exec "$1" cat "$f")" = "$4" ] ||
+		vt_fail "$1: $f does not read $4"
+}
+
 # vt_cc_get DEV FILE
 vt_cc_get() {
 	local f

@@ -204,14 +204,18 @@ for x in A:1 B:2; do
 		ip -n "$vns" addr add "192.168.78.${x#*:}/24" dev "$vns.100" &&
 		ip -n "$vns" link set "$vns.100" up || vt_fail "VLAN 100 on $vns"
 done
-# gid_index DEV ADDR: the index of DEV's RoCE v2 GID for IPv4 ADDR
+# gid_index DEV ADDR: the index of DEV's RoCE v2 GID for IPv4 ADDR.  One
+# grep reads the table (a cat per entry forked hundreds of times a poll:
+# 40 s in TCG); a RoCE v1 twin of the entry has the same GID.
 gid_index() {
-	local hex f a b c d
+	local dir hex f t a b c d
+	dir=$(vt_sys "$1")/ports/1
 	IFS=. read -r a b c d <<<"$2"
 	hex=$(printf '%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
-	for f in "$(vt_sys "$1")"/ports/1/gids/*; do
-		if [ "$(cat "$f")" = "0000:0000:0000:0000:0000:ffff:$hex" ] &&
-			[ "$(cat "$(vt_sys "$1")/ports/1/gid_attrs/types/${f##*/}" 2>/dev/null)" = "RoCE v2" ]; then
+	for f in $(grep -lx "0000:0000:0000:0000:0000:ffff:$hex" "$dir"/gids/* 2>/dev/null); do
+		t=
+		read -r t <"$dir/gid_attrs/types/${f##*/}" 2>/dev/null || true
+		if [ "$t" = "RoCE v2" ]; then
 			echo "${f##*/}"
 			return 0
 		fi

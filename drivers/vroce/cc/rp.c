@@ -61,15 +61,19 @@ void vroce_cc_rp_rate(struct vroce_cc_qp *cc, enum vroce_dcqcn_reason why,
 }
 
 /*
- * A CNP for @qp: false when it is to be ignored (not RC, not from the
- * peer, congestion control off for the QP's priority).
+ * A CNP for @qp: false when it is to be ignored (not RC, not in a state
+ * that sends, not from the peer, congestion control off for the QP's
+ * priority).  RTR counts: a responder answers READs from RTR (perftest
+ * never moves a READ server's QP to RTS), and its READ responses are
+ * what the CNP is about.
  */
 static bool vroce_cc_cnp_for(struct vroce_qp *qp, const struct vroce_pkt *pkt)
 {
 	enum ib_qp_state state = vroce_qp_state(qp);
 
 	if (qp->ibqp.qp_type != IB_QPT_RC ||
-	    (state != IB_QPS_RTS && state != IB_QPS_SQD))
+	    (state != IB_QPS_RTR && state != IB_QPS_RTS &&
+	     state != IB_QPS_SQD))
 		return false;
 	if (!vroce_pkt_from_peer(pkt, qp))
 		return false;
