@@ -617,11 +617,19 @@ while [ "${#started[@]}" -lt "${#boots[@]}" ] || [ "${#boot_pid[@]}" -gt 0 ]; do
 done
 BOOT_PIDS=()
 
-# the next run's order (a full run's only: a filtered boot is shorter)
+# the next run's order (an unfiltered run's only: a filtered boot is
+# shorter); boots this run did not make (another --kernels) keep theirs
 if [ -z "$filter" ] && [ -z "$deadline_hit" ]; then
 	for i in "${!boots[@]}"; do
 		[ -z "${boot_secs[$i]:-}" ] || echo "${boot_secs[$i]} $(boot_name "$i")"
-	done >"$BOOT_TIMES.tmp" && mv "$BOOT_TIMES.tmp" "$BOOT_TIMES"
+	done >"$BOOT_TIMES.new"
+	touch "$BOOT_TIMES"
+	awk 'NR == FNR { sub(/^[0-9]+ /, ""); made[$0] = 1; next }
+		{ l = $0; sub(/^[0-9]+ /, "") } !made[$0] { print l }' \
+		"$BOOT_TIMES.new" "$BOOT_TIMES" >"$BOOT_TIMES.new.old"
+	cat "$BOOT_TIMES.new" "$BOOT_TIMES.new.old" >"$BOOT_TIMES.tmp" &&
+		mv "$BOOT_TIMES.tmp" "$BOOT_TIMES"
+	rm -f "$BOOT_TIMES.new" "$BOOT_TIMES.new.old"
 fi
 
 # Where the time went: the parts before this script (ci/check.sh records

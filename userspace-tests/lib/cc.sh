@@ -79,6 +79,22 @@ vt_counter() {
 	echo "$v"
 }
 
+# vt_counters DEV ARRAY: every counter of DEV's port 1 into the associative
+# array named ARRAY (declared by the caller), from one rdma call: a
+# scenario that compares many counters at once forks once, not per counter.
+vt_counters() {
+	local -n vt_counters_out=$2
+	local k v
+	vt_counters_out=()
+	while read -r k v; do
+		vt_counters_out[$k]=$v
+	done < <(rdma statistic show link "$1/1" | tr ' ' '\n' |
+		awk -v self="$1/1" '$0 == "" || $0 == "link" || $0 == self { next }
+			k == "" { k = $0; next } { print k, $0; k = "" }')
+	[ "${#vt_counters_out[@]}" -gt 0 ] ||
+		vt_cc_die "$1: no counters in rdma statistic"
+}
+
 # vt_cc_pair: vroce loaded, the netns pair (vroceA in vtA, vroceB in
 # vtB) with congestion control on both devices.
 vt_cc_pair() {

@@ -54,16 +54,17 @@ quc=${CCQP_LQPN[uc]}
 vt_expect_eq "cc QP: cc_rp_active before" "$(vt_qp_attr vroceA "$qcc" cc_rp_active)" 0
 
 C="rp_cnp_handled rp_cnp_ignored rx_no_qp rx_header_errors rx_icrc_encapsulated rx_addr_mismatch"
-declare -A before
-snap() {
-	local c
-	for c in $C; do before[$c]=$(vt_counter vroceA "$c"); done
-}
-delta() { echo $(($(vt_counter vroceA "$1") - ${before[$1]})); }
+# vroceA's counters at snap and at the last look (one rdma call each)
+declare -A before now
+snap() { vt_counters vroceA before; }
+look() { vt_counters vroceA now; }
+# delta C: C's growth from snap to the last look
+delta() { echo $((${now[$1]:?no counter $1} - ${before[$1]:?no counter $1})); }
 # grew3 "C1|C2": one of the counters grew by 3 or more (vt_wait_for evals it)
 # shellcheck disable=SC2317
 grew3() {
 	local c
+	look
 	for c in ${1//|/ }; do
 		[ "$(delta "$c")" -ge 3 ] && return 0
 	done
@@ -84,6 +85,7 @@ kind() {
 	vt_wait_for "grew3 '$expect'" 5 || true
 	sleep 0.3
 	vt_trace_stop "$trace"
+	look
 	for c in ${expect//|/ }; do
 		d=$(delta "$c")
 		[ "$d" = 3 ] && got="$c"
@@ -109,9 +111,10 @@ snap
 vt_trace_start vroce_cc_rate vroce_cnp_recv
 out=$(ip netns exec vtB python3 "$FORGE" -n 3 "$A" 192.168.77.1 "$qcc" 2>&1) ||
 	vt_fail "control: cnp_forge: $out"
-vt_wait_for "[ \$(delta rp_cnp_handled) -ge 3 ]" 5 ||
+vt_wait_for "look && [ \$(delta rp_cnp_handled) -ge 3 ]" 5 ||
 	vt_fail "control: valid forged CNPs not handled: $(for c in $C; do printf '%s +%s ' "$c" "$(delta "$c")"; done)"
 vt_trace_stop "$VROCE_JOB/$VT_NAME.control.trace"
+look
 vt_expect_eq "control: rp_cnp_handled (+)" "$(delta rp_cnp_handled)" 3
 vt_expect_eq "control: rp_cnp_ignored (+)" "$(delta rp_cnp_ignored)" 0
 vt_expect_eq "control: QP $qcc cc_rp_active" "$(vt_qp_attr vroceA "$qcc" cc_rp_active)" 1
