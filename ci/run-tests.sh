@@ -484,7 +484,6 @@ order_boots() {
 	boot_list=()
 	for i in "${!ol[@]}"; do boot_list[$i]=${ol[$i]}; done
 }
-order_boots
 
 # Boots run side by side, as many VMs at once as VROCE_JOBS (default: the
 # host's CPUs; each VM is one host thread).  A boot that alone needs more
@@ -576,6 +575,9 @@ running_scenario() {
 	done <"$job/scenarios"
 	echo "(all scenarios done)"
 }
+
+# (boot_name above, so only now)
+order_boots
 
 # An overall deadline, so that a run that would outlast CI's limit fails
 # loudly, naming what was still running, instead of being killed silently.
