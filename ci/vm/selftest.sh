@@ -117,11 +117,13 @@ unreferenced object 0xffff888000000004 (size 16):
     vroce_cq_create+0x1/0x2'
 check "kmemleak: suspects per scenario" "01-a 1|02-b 2|kernel-log 1" \
 	"$(kmemleak_split "$kml_dir/windows" "$kml_dir" .a <<<"$kml_report" | sort | paste -sd '|')"
+# kml_objects FILE: the objects and vroce frames of a report, one line
+kml_objects() { grep -o '0xffff[0-9a-f]*\|vroce_[a-z_]*' "$1" | paste -sd '|'; }
 check "kmemleak: 01-a's report" "0xffff888000000002|vroce_qp_create" \
-	"$(grep -o '0xffff[0-9a-f]*\|vroce_[a-z_]*' "$kml_dir/01-a.a.kmemleak" | paste -sd '|')"
+	"$(kml_objects "$kml_dir/01-a.a.kmemleak")"
 check "kmemleak: 02-b's report (from its first jiffy, unload included)" \
 	"0xffff888000000003|vroce_mr_alloc|0xffff888000000004|vroce_cq_create" \
-	"$(grep -o '0xffff[0-9a-f]*\|vroce_[a-z_]*' "$kml_dir/02-b.a.kmemleak" | paste -sd '|')"
+	"$(kml_objects "$kml_dir/02-b.a.kmemleak")"
 check "kmemleak: boot's suspect" 4 "$(wc -l <"$kml_dir/kernel-log.a.kmemleak")"
 check "kmemleak: no windows, all boot's" "kernel-log 4" \
 	"$(kmemleak_split "$kml_dir/none" "$kml_dir" .b <<<"$kml_report")"

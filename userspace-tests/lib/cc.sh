@@ -72,16 +72,17 @@ vt_cc_dump() {
 # vt_counter DEV NAME: one rdma statistic counter of DEV's port 1; fails
 # the scenario if DEV has no such counter.
 vt_counter() {
-	local v
-	v=$(rdma statistic show link "$1/1" | tr ' ' '\n' |
-		awk -v k="$2" 'f && !done { print; done = 1 } $0 == k { f = 1 }')
-	[ -n "$v" ] || vt_cc_die "$1: no counter $2 in rdma statistic"
-	echo "$v"
+	local -A vt_counter_all
+	vt_counters "$1" vt_counter_all
+	[ -n "${vt_counter_all[$2]:-}" ] ||
+		vt_cc_die "$1: no counter $2 in rdma statistic"
+	echo "${vt_counter_all[$2]}"
 }
 
 # vt_counters DEV ARRAY: every counter of DEV's port 1 into the associative
 # array named ARRAY (declared by the caller), from one rdma call: a
-# scenario that compares many counters at once forks once, not per counter.
+# scenario that compares many counters at once forks once, not per
+# counter.  The one reader of rdma statistic's output (vt_counter too).
 vt_counters() {
 	local -n vt_counters_out=$2
 	local k v
