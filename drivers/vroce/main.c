@@ -23,6 +23,7 @@ static void vroce_dealloc_driver(struct ib_device *ibdev)
 	vroce_cc_sysfs_cleanup(vdev);
 	vroce_qos_sysfs_cleanup(vdev);
 	vroce_fault_cleanup(vdev);
+	vroce_portq_cleanup(vdev);
 	vroce_loop_cleanup(vdev);
 	vroce_mcast_cleanup(vdev);
 	vroce_parent_del(vdev);
@@ -189,6 +190,7 @@ static int vroce_register(const char *name, struct net_device *ndev)
 	vroce_cc_dev_init(vdev);
 	vroce_qos_init(vdev);
 	vroce_loop_init(vdev);
+	vroce_portq_init(vdev);
 	vroce_mcast_init(vdev);
 	err = vroce_counters_init(vdev);
 	if (err)

@@ -674,11 +674,15 @@ static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
 		vroce_mcast_loop(vdev, av, skb);
 		/* the socket's IP_MULTICAST_LOOP (off) applies */
 		sk = av->ipv6 ? vn->sk6->sk : vn->sk4->sk;
+		vroce_portq_take(vdev, skb->len + ETH_HLEN);
 	}
 
 	skb_dst_set(skb, dst);
+	/* unicast: at the port's rate when it has one set (portq.c) */
+	if (!sk && vroce_portq_shaped(vdev))
+		return vroce_portq_xmit(vdev, skb, av->ipv6);
 	if (!sk)
-		/* unicast: from the flow's home CPU, in order (txq.c) */
+		/* else from the flow's home CPU, in order (txq.c) */
 		return vroce_txq_xmit(vdev, skb, entropy, av->ipv6,
 				      route && route->ordered, !!route);
 	return vroce_pkt_out(vdev, sk, skb, av->ipv6);

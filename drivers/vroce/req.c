@@ -433,6 +433,20 @@ void vroce_req_window_grow(struct vroce_qp *qp)
 		qp->req.window++;
 }
 
+/*
+ * The port's FIFO has no room for a request (portq.c): the QP's pace
+ * timer runs it again once it has.
+ */
+static bool vroce_req_port_full(struct vroce_qp *qp)
+{
+	u64 ns = vroce_portq_wait_ns(qp->vdev);
+
+	if (!ns)
+		return false;
+	vroce_cc_tx_wait(qp, ns, false);
+	return true;
+}
+
 /**
  * vroce_req_wqe() - send the packets of the WQE at @index
  * @qp: the QP (run_lock held)
@@ -460,7 +474,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 	u32 wr_op = wqe->wr.opcode, mtu, npkts, nsend, i, end, dqpn, start;
 	u32 first;
 	u32 ack_every;
-	bool paced = false;
+	bool paced = false, shaped;
 	bool more = req->partial;
 	bool awrite = false;
 	u32 skip;
@@ -483,6 +497,11 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 	} else if (rc && vroce_req_room(qp, req->psn) <= 0) {
 		return false;
 	}
+
+	/* UC and UD send a message whole: room first (RC: each packet's) */
+	shaped = vroce_portq_shaped(qp->vdev);
+	if (!rc && shaped && vroce_req_port_full(qp))
+		return false;
 
 	if (ud) {
 		mtu = ib_mtu_enum_to_int(qp->vdev->port_mtu);
@@ -556,7 +575,8 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 		struct sk_buff *skb;
 
 		/* the rest when the pace timer runs the QP again */
-		if (paced && !vroce_cc_tx_admit(qp, hdr + len + pad, false))
+		if ((shaped && vroce_req_port_full(qp)) ||
+		    (paced && !vroce_cc_tx_admit(qp, hdr + len + pad, false)))
 			break;
 		skb = vroce_pkt_alloc(qp->vdev, hdr + len + pad);
 		if (!skb)

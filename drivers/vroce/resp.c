@@ -144,7 +144,7 @@ static void vroce_resp_drop_jobs(struct vroce_resp *resp)
 	lockdep_assert_held(&resp->lock);
 	list_for_each_entry_safe(job, tmp, &resp->jobs, list) {
 		list_del(&job->list);
-		skb_queue_purge(&job->after);
+		__skb_queue_purge(&job->after);
 		kfree(job);
 	}
 	resp->njobs = 0;
@@ -400,6 +400,7 @@ static int vroce_resp_read_window(struct vroce_qp *qp,
 	u32 end = job->npkts - job->next > max ? job->next + max : job->npkts;
 	bool paced = vroce_cc_qp_paced(qp);
 	int err = 0;
+	u64 wait;
 
 	lockdep_assert_held(&qp->resp.lock);
 	job->paced = false;
@@ -431,6 +432,13 @@ static int vroce_resp_read_window(struct vroce_qp *qp,
 		if (paced &&
 		    !vroce_cc_tx_admit(qp, vroce_opcode_hdr_len(op) + n +
 				       vroce_pkt_pad(n), true)) {
+			job->paced = true;
+			break;
+		}
+		/* the port's FIFO is full (portq.c): the pace timer again */
+		wait = vroce_portq_wait_ns(qp->vdev);
+		if (wait) {
+			vroce_cc_tx_wait(qp, wait, true);
 			job->paced = true;
 			break;
 		}

@@ -117,14 +117,18 @@ static unsigned int vroce_txq_cpu(u32 entropy)
 	return cpu_online(cpu) ? cpu : smp_processor_id();
 }
 
-/*
- * This CPU's receive backlog is half full.  A veth or loopback netdev
- * queues what this CPU sends there, and drops past its limit; a sender
- * that sends in place hears of that (-ENOBUFS) and sends less, but the
- * sender of a queued packet is gone.  So the drain waits, as a NIC's send
- * engine waits for the wire, and lets the receive softirq empty it.
+/**
+ * vroce_txq_backlog_full() - is this CPU's receive backlog half full?
+ *
+ * A veth or loopback netdev queues what this CPU sends there, and drops
+ * past its limit; a sender that sends in place hears of that (-ENOBUFS)
+ * and sends less, but the sender of a queued packet is gone.  So a drain
+ * waits, as a NIC's send engine waits for the wire, and lets the receive
+ * softirq empty it.
+ *
+ * Return: true while it is.
  */
-static bool vroce_txq_backlog_full(void)
+bool vroce_txq_backlog_full(void)
 {
 	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
 

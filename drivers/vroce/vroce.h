@@ -113,6 +113,30 @@
  * @num_pds: protection domains allocated, bounded by VROCE_MAX_PD; the
  *	other num_* count their objects against the VROCE_MAX_* limits
  */
+/**
+ * struct vroce_portq - the port's shaper (portq.c)
+ * @q: packets that may not leave yet, in order; its lock guards the rest
+ * @bytes: their frames' bytes
+ * @next_ns: when the next frame may leave (CLOCK_MONOTONIC)
+ * @busy: the drain is scheduled, running or waiting on @timer
+ * @dead: the device is going: nothing is queued or sent any more
+ * @cpu: the home CPU, where every packet of the FIFO leaves
+ * @kick: the IPI that wakes @drain from another CPU
+ * @drain: sends @q on @cpu
+ * @timer: pinned to @cpu: the next packet's time
+ */
+struct vroce_portq {
+	struct sk_buff_head q;
+	u32 bytes;
+	u64 next_ns;
+	bool busy;
+	bool dead;
+	unsigned int cpu;
+	call_single_data_t kick;
+	struct tasklet_struct drain;
+	struct hrtimer timer;
+};
+
 struct vroce_dev {
 	struct ib_device ibdev;
 	struct net_device *ndev;
@@ -142,6 +166,7 @@ struct vroce_dev {
 	struct vroce_fault *fault;
 	bool fault_on;
 	struct vroce_cc_dev cc;
+	struct vroce_portq portq;
 	struct vroce_qos qos;
 
 	atomic_t num_pds;
@@ -234,7 +259,17 @@ void vroce_net_put(struct net *net);
 int vroce_pkt_out(struct vroce_dev *vdev, struct sock *sk,
 		  struct sk_buff *skb, bool ipv6);
 
+/* portq.c */
+bool vroce_portq_shaped(struct vroce_dev *vdev);
+int vroce_portq_xmit(struct vroce_dev *vdev, struct sk_buff *skb,
+		     bool ipv6);
+void vroce_portq_take(struct vroce_dev *vdev, u32 bytes);
+u64 vroce_portq_wait_ns(struct vroce_dev *vdev);
+void vroce_portq_init(struct vroce_dev *vdev);
+void vroce_portq_cleanup(struct vroce_dev *vdev);
+
 /* txq.c */
+bool vroce_txq_backlog_full(void);
 int vroce_txq_xmit(struct vroce_dev *vdev, struct sk_buff *skb, u32 entropy,
 		   bool ipv6, bool ordered, bool can_retry);
 void vroce_txq_init(void);

@@ -41,6 +41,9 @@ struct vroce_qp;
  * @line_rate_mbps: the port's emulated line rate in Mb/s, 0 for none: the
  *	maximum rate of DCQCN, and the pace of every QP that is a reaction
  *	point (QPs without congestion control are never paced)
+ * @line_rate_shapes: @line_rate_mbps was written, not taken from the
+ *	netdev's speed: the port's shaper holds the device's total to it
+ *	(portq.c)
  * @np_enable: bit per priority: CE-marked packets make CNPs
  * @rp_enable: bit per priority: CNPs cut the rate; data packets ECT(0)
  * @cnp_delay_us: vroce's own: CNPs leave this long after the CE mark
@@ -52,6 +55,7 @@ struct vroce_cc_dev {
 	spinlock_t lock; /* see above */
 	struct vroce_dcqcn_cfg cfg;
 	u32 line_rate_mbps;
+	bool line_rate_shapes;
 	u8 np_enable;
 	u8 rp_enable;
 	u32 cnp_delay_us;
@@ -104,6 +108,7 @@ struct vroce_cc_qp {
 void vroce_cc_dev_init(struct vroce_dev *vdev);
 void vroce_cc_cfg(struct vroce_dev *vdev, struct vroce_dcqcn_cfg *cfg);
 int vroce_cc_set_line_rate(struct vroce_dev *vdev, u32 mbps);
+void vroce_cc_tx_wait(struct vroce_qp *qp, u64 ns, bool resp);
 bool vroce_cc_port_speed(struct vroce_dev *vdev, u16 *speed, u8 *width);
 
 /* sysfs (cc/sysfs.c): cc/ is ib_device_ops.device_group */

@@ -38,6 +38,7 @@ void vroce_cc_dev_init(struct vroce_dev *vdev)
 	    ks.base.speed <= VROCE_DCQCN_RATE_MAX_MBPS)
 		mbps = ks.base.speed;
 	cc->line_rate_mbps = mbps;
+	cc->line_rate_shapes = false;
 	cc->cfg.line_rate = vroce_cc_line_kbps(mbps);
 	cc->np_enable = 0;
 	cc->rp_enable = 0;
@@ -62,6 +63,8 @@ void vroce_cc_cfg(struct vroce_dev *vdev, struct vroce_dcqcn_cfg *cfg)
  * @vdev: the device
  * @mbps: Mb/s, 0 for none
  *
+ * From here on the port's shaper holds the device's traffic to it.
+ *
  * Return: 0, or -EINVAL above VROCE_DCQCN_RATE_MAX_MBPS (nothing changed).
  */
 int vroce_cc_set_line_rate(struct vroce_dev *vdev, u32 mbps)
@@ -70,6 +73,7 @@ int vroce_cc_set_line_rate(struct vroce_dev *vdev, u32 mbps)
 		return -EINVAL;
 	spin_lock_bh(&vdev->cc.lock);
 	WRITE_ONCE(vdev->cc.line_rate_mbps, mbps);
+	WRITE_ONCE(vdev->cc.line_rate_shapes, true);
 	vdev->cc.cfg.line_rate = vroce_cc_line_kbps(mbps);
 	spin_unlock_bh(&vdev->cc.lock);
 	return 0;

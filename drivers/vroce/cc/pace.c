@@ -5,13 +5,12 @@
  * and the port's emulated line rate.  The rate counts Ethernet frame bytes
  * (headers from Ethernet to ICRC, no preamble or gap).
  *
- * State is one time: when the next packet may leave.  A packet admitted
- * pushes it on by its length at the rate; a packet asked for too early is
- * refused and the pace timer runs the QP at that time.  Sending time not
- * used may be caught up, so that a timer that fires late on a loaded
- * machine (an emulated guest's soft timers run milliseconds late) does not
- * lower the rate: up to VROCE_CC_PACE_BURST_NS of it, and no more than
- * VROCE_CC_PACE_BURST_BYTES leave back to back.  The byte bound is what a
+ * The rate is a token bucket (tbf.h): a packet asked for too early is
+ * refused and the pace timer runs the QP when it may go.  Its catch-up is
+ * VROCE_CC_PACE_BURST_NS, and no more than VROCE_CC_PACE_BURST_BYTES leave
+ * back to back.  The pace timer also runs a QP that waited for room in
+ * the port's shaper (portq.c), which holds the whole device to the line
+ * rate beneath.  The byte bound is what a
  * switch's buffer sees: at 10 Gb/s 8 ms would be 10 MB at once.  A
  * QP no limit applies to never comes here (vroce_cc_qp_paced()), and an idle
  * paced QP has no timer armed.
@@ -25,6 +24,7 @@
 #include <linux/udp.h>
 
 #include "cc/trace.h"
+#include "tbf.h"
 #include "vroce.h"
 
 #define VROCE_CC_PACE_BURST_NS	(8 * NSEC_PER_MSEC)
@@ -84,7 +84,7 @@ bool vroce_cc_tx_admit(struct vroce_qp *qp, u32 bytes, bool resp)
 	u32 line = READ_ONCE(qp->vdev->cc.line_rate_mbps) *
 		   VROCE_DCQCN_KBPS_PER_MBPS;
 	bool ok = true, rp_on;
-	u64 now, from, burst;
+	u64 now, burst;
 	u32 rate;
 
 	if (resp)
@@ -112,17 +112,36 @@ bool vroce_cc_tx_admit(struct vroce_qp *qp, u32 bytes, bool resp)
 				      HRTIMER_MODE_ABS_SOFT);
 		goto out;
 	}
-	/* kb/s: 8 bits per byte, 10^6 ns per ms */
 	burst = min_t(u64, VROCE_CC_PACE_BURST_NS,
-		      div_u64((u64)VROCE_CC_PACE_BURST_BYTES * 8 * NSEC_PER_MSEC,
-			      rate));
-	from = max(cc->next_tx_ns, now - min(burst, now));
-	cc->next_tx_ns = from + div_u64((u64)bytes * 8 * NSEC_PER_MSEC, rate);
+		      vroce_tbf_ns(VROCE_CC_PACE_BURST_BYTES, rate));
+	vroce_tbf_charge(&cc->next_tx_ns, now, burst, vroce_tbf_ns(bytes, rate));
 	if (cc->rp_active && cc->dcqcn.limited)
 		vroce_cc_bytes(cc, bytes);
 out:
 	spin_unlock_bh(&cc->lock);
 	return ok;
+}
+
+/**
+ * vroce_cc_tx_wait() - run @qp again in @ns: the port's FIFO is full
+ * @qp: the QP
+ * @ns: how long the FIFO takes to drain enough (vroce_portq_wait_ns())
+ * @resp: the READ job waits, else the requester
+ *
+ * The pace timer stands in for a NIC's send engine that waits for room:
+ * an earlier time already set runs the QP sooner, which asks again.
+ */
+void vroce_cc_tx_wait(struct vroce_qp *qp, u64 ns, bool resp)
+{
+	struct vroce_cc_qp *cc = &qp->cc;
+
+	spin_lock_bh(&cc->lock);
+	cc->resp_waiting |= resp;
+	if (!cc->dead && !hrtimer_is_queued(&cc->pace_timer))
+		hrtimer_start(&cc->pace_timer,
+			      ns_to_ktime(ktime_get_ns() + ns),
+			      HRTIMER_MODE_ABS_SOFT);
+	spin_unlock_bh(&cc->lock);
 }
 
 /**

@@ -14,6 +14,7 @@
 #include "../queue.c"
 #include "../release.c"
 #include "../rtt.c"
+#include "../tbf.c"
 #include "../umap.c"
 
 MODULE_DESCRIPTION("KUnit tests of the vroce RoCEv2 driver's pure logic");
