@@ -490,13 +490,18 @@ order_boots() {
 # scenarios that measure rates need theirs: with another VM beside a make
 # check on 2 CPUs, three guests shared two, and 62, 63 and 67 failed for
 # want of CPU (2026-12-06).
+# cpu_ticks: the host's busy ticks (user nice system irq softirq steal)
+# and all its ticks, from /proc/stat.
+cpu_ticks() {
+	awk '/^cpu / { b = $2 + $3 + $4 + $7 + $8 + $9; print b, b + $5 + $6 }' /proc/stat
+}
+
 idle_cpus() {
 	local n b0 t0 b1 t1 busy
 	n=$(nproc)
-	# busy (user nice system irq softirq steal) and all ticks
-	read -r b0 t0 < <(awk '/^cpu / { b = $2 + $3 + $4 + $7 + $8 + $9; print b, b + $5 + $6 }' /proc/stat)
+	read -r b0 t0 < <(cpu_ticks)
 	sleep 2
-	read -r b1 t1 < <(awk '/^cpu / { b = $2 + $3 + $4 + $7 + $8 + $9; print b, b + $5 + $6 }' /proc/stat)
+	read -r b1 t1 < <(cpu_ticks)
 	busy=0
 	[ "$t1" -le "$t0" ] || busy=$(((2 * n * (b1 - b0) + t1 - t0) / (2 * (t1 - t0))))
 	echo $((n - busy > 0 ? n - busy : 1))
