@@ -619,7 +619,12 @@ static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
 	struct sock *sk = NULL;
 	struct udphdr *udph;
 	bool local = false;
+	bool answer;
 	u32 icrc;
+
+	/* skb->data is the BTH: a responder's packet or a CNP (portq.c)? */
+	answer = vroce_opcodes[skb->data[0]].flags &
+		 (VROCE_F_RESP | VROCE_F_CNP);
 
 	dst = route ? vroce_route_cached(route, av, &local) : NULL;
 	if (!dst) {
@@ -680,7 +685,7 @@ static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
 	skb_dst_set(skb, dst);
 	/* unicast: at the port's rate when it has one set (portq.c) */
 	if (!sk && vroce_portq_shaped(vdev))
-		return vroce_portq_xmit(vdev, skb, av->ipv6);
+		return vroce_portq_xmit(vdev, skb, av->ipv6, answer);
 	if (!sk)
 		/* else from the flow's home CPU, in order (txq.c) */
 		return vroce_txq_xmit(vdev, skb, entropy, av->ipv6,

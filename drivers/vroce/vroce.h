@@ -115,7 +115,9 @@
  */
 /**
  * struct vroce_portq - the port's shaper (portq.c)
- * @q: packets that may not leave yet, in order; its lock guards the rest
+ * @q: requests that may not leave yet, in order; its lock guards the rest
+ * @aq: a responder's packets and CNPs that may not leave yet
+ * @requests_next: @q's turn, while both hold packets
  * @bytes: their frames' bytes
  * @next_ns: when the next frame may leave (CLOCK_MONOTONIC)
  * @busy: the drain is scheduled, running or waiting on @timer
@@ -127,6 +129,8 @@
  */
 struct vroce_portq {
 	struct sk_buff_head q;
+	struct sk_buff_head aq;
+	bool requests_next;
 	u32 bytes;
 	u64 next_ns;
 	bool busy;
@@ -262,7 +266,7 @@ int vroce_pkt_out(struct vroce_dev *vdev, struct sock *sk,
 /* portq.c */
 bool vroce_portq_shaped(struct vroce_dev *vdev);
 int vroce_portq_xmit(struct vroce_dev *vdev, struct sk_buff *skb,
-		     bool ipv6);
+		     bool ipv6, bool answer);
 void vroce_portq_take(struct vroce_dev *vdev, u32 bytes);
 u64 vroce_portq_wait_ns(struct vroce_dev *vdev);
 void vroce_portq_init(struct vroce_dev *vdev);
