@@ -59,6 +59,22 @@ down() {
 	esac
 }
 
+# ipv4_gid: bench0's IPv4 RoCE v2 GID index, as show_gids finds it: 3 on
+# vroce (RoCE v1 and v2 GIDs, as ConnectX), 1 on rdma_rxe and on a vroce
+# built before RoCE v1 (a base module)
+ipv4_gid() {
+	local d=/sys/class/infiniband/bench0/ports/1 f t
+	for f in $(grep -l ':ffff:' "$d"/gids/* 2>/dev/null); do
+		t=
+		read -r t <"$d/gid_attrs/types/${f##*/}" 2>/dev/null || true
+		if [ "$t" = "RoCE v2" ]; then
+			echo "${f##*/}"
+			return
+		fi
+	done
+	echo 1
+}
+
 # listening PORT: wait (up to 20 s) until a server listens on TCP PORT
 listening() {
 	local _
@@ -80,17 +96,18 @@ listening() {
 # program that hangs (no exit within 60 s) or fails is a bug: say so and
 # return 1, which ends the run.
 perftest() {
-	local drv=$1 prog=$2 out srv rc src _
+	local drv=$1 prog=$2 out srv rc src gid _
 	shift 2
+	gid=$(ipv4_gid)
 	for _ in 1 2; do
 		port=$((port + 1))
-		timeout -k 5 60 "$prog" -d bench0 -x 1 -F -e -p "$port" "$@" \
+		timeout -k 5 60 "$prog" -d bench0 -x "$gid" -F -e -p "$port" "$@" \
 			>/dev/null 2>&1 &
 		srv=$!
 		listening "$port" ||
 			echo "bench: $prog server not listening on $port after 20 s" >&2
 		rc=0
-		out=$(timeout -k 5 60 "$prog" -d bench0 -x 1 -F -e -p "$port" \
+		out=$(timeout -k 5 60 "$prog" -d bench0 -x "$gid" -F -e -p "$port" \
 			"$@" "$ip4" 2>&1) || rc=$?
 		src=0
 		wait "$srv" || src=$?

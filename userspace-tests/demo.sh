@@ -14,13 +14,13 @@ step rdma link add vroce0 type vroce netdev eth0
 step rdma link show
 step ibv_devices
 step ibv_devinfo -v -d vroce0
-step cat /sys/class/infiniband/vroce0/ports/1/gids/1 \
-	/sys/class/infiniband/vroce0/ports/1/gid_attrs/types/1
+step cat /sys/class/infiniband/vroce0/ports/1/gids/3 \
+	/sys/class/infiniband/vroce0/ports/1/gid_attrs/types/3
 step ls /sys/class/infiniband/vroce0/device/net/
 
-ib_write_bw -d vroce0 -x 1 -s 65536 -n 500 >/dev/null 2>&1 &
+ib_write_bw -d vroce0 -x 3 -s 65536 -n 500 >/dev/null 2>&1 &
 sleep 2
-step ib_write_bw -d vroce0 -x 1 -s 65536 -n 500 "$ip4"
+step ib_write_bw -d vroce0 -x 3 -s 65536 -n 500 "$ip4"
 wait
 
 rping -s -a "$ip4" -C 5 >/dev/null 2>&1 &

@@ -2,9 +2,10 @@
 /*
  * Address handles.
  *
- * RoCE v2 only: every AH has a GRH whose source GID is a RoCE v2 (UDP
- * encapsulated) GID, IPv4-mapped or IPv6; ib_core has resolved the
- * destination MAC before we see the attributes.  Kernel AHs may be
+ * Every AH has a GRH whose source GID is a RoCE v2 (UDP encapsulated)
+ * GID, IPv4-mapped or IPv6, or a RoCE v1 GID (its GRH carries the GIDs as
+ * they are); ib_core has resolved the destination MAC before we see the
+ * attributes.  Kernel AHs may be
  * created and destroyed in atomic context (ib_mad answers from its
  * completion handler), so their path allocates nothing and never sleeps.
  * User AHs get a number in vroce_dev.ahs: librxe puts it in UD WQEs.
@@ -32,8 +33,11 @@ static int vroce_ah_check(struct vroce_dev *vdev,
 	if (!(rdma_ah_get_ah_flags(attr) & IB_AH_GRH))
 		return -EINVAL;
 	grh = rdma_ah_read_grh(attr);
-	if (!grh->sgid_attr ||
-	    grh->sgid_attr->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP)
+	if (!grh->sgid_attr)
+		return -EINVAL;
+	if (grh->sgid_attr->gid_type == IB_GID_TYPE_ROCE)
+		return 0;
+	if (grh->sgid_attr->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP)
 		return -EINVAL;
 	type = rdma_gid_attr_network_type(grh->sgid_attr);
 	if (type != RDMA_NETWORK_IPV4 && type != RDMA_NETWORK_IPV6)

@@ -21,7 +21,8 @@ struct vroce_dev;
  * @ibah: the ib_core AH (pd, sgid_attr)
  * @ah_num: index in vroce_dev.ahs, 0 for kernel AHs and for user AHs of
  *	an old librxe that puts the address in each WQE; immutable
- * @net_type: RDMA_NETWORK_IPV4 or RDMA_NETWORK_IPV6, from the source GID;
+ * @net_type: RDMA_NETWORK_IPV4, RDMA_NETWORK_IPV6 or (RoCE v1)
+ *	RDMA_NETWORK_ROCE_V1, from the source GID;
  *	immutable
  * @attr: the address as given at creation (destination MAC resolved by
  *	ib_core; grh.sgid_attr is ibah.sgid_attr, held by ib_core for the

@@ -106,6 +106,16 @@ static int vroce_check_netdev(struct net_device *ndev)
 }
 
 /*
+ * A ConnectX port's GID table has a RoCE v1 and a RoCE v2 entry per
+ * address, and RoCE users' scripts expect the IPv4 RoCE v2 GID at index 3.
+ * rdma_rxe's has RoCE v2 entries only (IPv4 at index 1): off gives that.
+ */
+static bool vroce_roce_v1 = true;
+module_param_named(roce_v1, vroce_roce_v1, bool, 0644);
+MODULE_PARM_DESC(roce_v1,
+		 "devices created from now on have RoCE v1 GIDs beside RoCE v2 ones, as ConnectX (IPv4 RoCE v2 GID at index 3); 0: RoCE v2 only, as rdma_rxe (at index 1) (default: 1)");
+
+/*
  * In ib_core's exclusive netns mode (rdma system set netns exclusive) a
  * device is seen and used only in its own namespace: vroce's is its
  * netdev's, where rdma link add found the netdev, as mlx5 puts a device in
@@ -154,6 +164,7 @@ static int vroce_register(const char *name, struct net_device *ndev)
 	}
 	ibdev = &vdev->ibdev;
 	vdev->ndev = ndev;
+	vdev->roce_v1 = READ_ONCE(vroce_roce_v1);
 	netdev_hold(ndev, &vdev->ndev_tracker, GFP_KERNEL);
 
 	ibdev->node_type = RDMA_NODE_IB_CA;

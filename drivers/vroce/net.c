@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * UDP port 4791 per network namespace.
+ * UDP port 4791 per network namespace, and RoCE v1 frames from any.
  *
  * A vroce device works in whichever network namespace its netdev lives in,
  * so the RoCEv2 receive sockets are per netns: created on first use (the
@@ -12,6 +12,7 @@
  * and netns teardown unregisters (and waits for) every netdev before the
  * subsys exit below runs, so no device outlives its namespace's sockets.
  */
+#include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/inetdevice.h>
 #include <linux/module.h>
@@ -46,6 +47,9 @@ struct vroce_netns {
 
 static unsigned int vroce_net_id;
 
+/* The GRH's next header for a BTH (IBTA vol. 1, 8.3.1): RoCE v1. */
+#define VROCE_GRH_NEXT_HDR_BTH	0x1b
+
 static struct vroce_netns *vroce_netns(struct net *net)
 {
 	return net_generic(net, vroce_net_id);
@@ -63,13 +67,15 @@ static struct vroce_dev *vroce_dev_of_netdev(struct net_device *ndev)
 }
 
 /*
- * What a loopback packet tells its receiver, in skb->cb until the receive
- * path has checked it: @no_icrc, its ICRC was not computed.  There is no
- * wire between the two devices, so nothing can corrupt it, except fault
- * injection, which gets a real ICRC (vroce_rcv()).
+ * What a received packet tells the receive path, in skb->cb until it has
+ * been checked: @no_icrc, its ICRC was not computed (a loopback packet:
+ * there is no wire between the two devices, so nothing can corrupt it,
+ * except fault injection, which gets a real ICRC, vroce_rcv()); @roce_v1,
+ * its network header is a RoCE v1 GRH and no UDP header follows it.
  */
 struct vroce_loop_cb {
 	bool no_icrc;
+	bool roce_v1;
 };
 
 static struct vroce_loop_cb *vroce_loop_cb(struct sk_buff *skb)
@@ -94,6 +100,20 @@ static void vroce_drop(struct vroce_dev *vdev, struct sk_buff *skb,
 	kfree_skb(skb);
 }
 
+/* skb->data is the BTH: a responder's packet or a CNP (portq.c)? */
+static bool vroce_pkt_is_answer(const struct sk_buff *skb)
+{
+	return vroce_opcodes[skb->data[0]].flags &
+	       (VROCE_F_RESP | VROCE_F_CNP);
+}
+
+static enum vroce_wire vroce_wire(bool roce_v1, bool ipv6)
+{
+	if (roce_v1)
+		return VROCE_WIRE_V1;
+	return ipv6 ? VROCE_WIRE_V2_IPV6 : VROCE_WIRE_V2_IPV4;
+}
+
 /*
  * Check a received packet and hand it to the engines.  On entry skb->data
  * is the BTH, the skb is linear and its network and transport headers are
@@ -102,15 +122,22 @@ static void vroce_drop(struct vroce_dev *vdev, struct sk_buff *skb,
 void __vroce_rcv(struct vroce_dev *vdev, struct sk_buff *skb)
 {
 	struct vroce_pkt pkt = { .vdev = vdev, .skb = skb };
-	struct udphdr *udph = udp_hdr(skb);
 	unsigned int total, hdr_len, pad, l3_len;
 	u32 icrc;
 
-	total = ntohs(udph->len);
-	if (total < sizeof(*udph) + sizeof(struct vroce_bth) + VROCE_ICRC_SIZE)
-		goto hdr_err;
-	total -= sizeof(*udph);
-	if (total > skb->len)
+	pkt.roce_v1 = vroce_loop_cb(skb)->roce_v1;
+	if (pkt.roce_v1) {
+		/* the GRH's payload length counts BTH to ICRC */
+		total = ntohs(ipv6_hdr(skb)->payload_len);
+	} else {
+		total = ntohs(udp_hdr(skb)->len);
+		if (total < sizeof(struct udphdr))
+			goto hdr_err;
+		total -= sizeof(struct udphdr);
+		pkt.sport = udp_hdr(skb)->source;
+	}
+	if (total < sizeof(struct vroce_bth) + VROCE_ICRC_SIZE ||
+	    total > skb->len)
 		goto hdr_err;
 	skb_trim(skb, total);	/* Ethernet minimum-frame padding */
 
@@ -142,12 +169,16 @@ void __vroce_rcv(struct vroce_dev *vdev, struct sk_buff *skb)
 		pkt.saddr = ip6h->saddr;
 		pkt.daddr = ip6h->daddr;
 		pkt.tos = ipv6_get_dsfield(ip6h);
+		/* RoCE v1 has no ECN: its traffic class is all class */
+		if (pkt.roce_v1)
+			pkt.tos &= ~INET_ECN_MASK;
 	}
 	if (skb->dev && is_vlan_dev(skb->dev))
 		pkt.oif = skb->dev->ifindex;
 	if (!vroce_loop_cb(skb)->no_icrc) {
 		l3_len = skb->data - skb_network_header(skb);
-		icrc = vroce_icrc_packet(skb_network_header(skb), pkt.ipv6,
+		icrc = vroce_icrc_packet(skb_network_header(skb),
+					 vroce_wire(pkt.roce_v1, pkt.ipv6),
 					 l3_len + total - VROCE_ICRC_SIZE);
 		if (icrc != get_unaligned_le32(skb->data + total -
 					       VROCE_ICRC_SIZE)) {
@@ -160,7 +191,6 @@ void __vroce_rcv(struct vroce_dev *vdev, struct sk_buff *skb)
 	pkt.qpn = vroce_bth_qpn(pkt.bth);
 	pkt.hdr_len = hdr_len;
 	pkt.paylen = total - hdr_len - pad - VROCE_ICRC_SIZE;
-	pkt.sport = udph->source;
 	vroce_counter_inc(vdev, VROCE_CNT_RX_PACKETS);
 
 	if (unlikely(pkt.qpn == VROCE_MCAST_QPN ||
@@ -189,7 +219,8 @@ static void vroce_loop_add_icrc(struct sk_buff *skb)
 		return;
 	cb->no_icrc = false;
 	icrc = vroce_icrc_packet(skb_network_header(skb),
-				 ip_hdr(skb)->version != 4,
+				 vroce_wire(cb->roce_v1,
+					    ip_hdr(skb)->version != 4),
 				 end - skb_network_header(skb));
 	put_unaligned_le32(icrc, end);
 }
@@ -235,11 +266,60 @@ static int vroce_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 	} else {
 		skb_pull(skb, sizeof(struct udphdr));
 		vroce_loop_cb(skb)->no_icrc = false;
+		vroce_loop_cb(skb)->roce_v1 = false;
 		vroce_rcv(vdev, skb);
 	}
 	ib_device_put(&vdev->ibdev);
 	return 0;
 }
+
+/*
+ * Receive entry of RoCE v1 frames (Ethertype 0x8915), from any netdev of
+ * any namespace: the device of the netdev (or of the VLAN device's real
+ * one) takes them; skb->data is the GRH.
+ */
+static int vroce_v1_recv(struct sk_buff *skb, struct net_device *ndev,
+			 struct packet_type *pt, struct net_device *orig_dev)
+{
+	const struct ipv6hdr *grh;
+	struct vroce_dev *vdev;
+
+	if (skb->pkt_type == PACKET_OTHERHOST ||
+	    skb->pkt_type == PACKET_LOOPBACK)
+		goto free;
+	vdev = vroce_dev_of_netdev(ndev);
+	if (!vdev)
+		goto free;
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb)
+		goto out;
+	if (skb_linearize(skb) || skb->len < sizeof(*grh)) {
+		vroce_drop(vdev, skb, VROCE_CNT_RX_HDR_ERR);
+		goto out;
+	}
+	skb_reset_network_header(skb);
+	grh = ipv6_hdr(skb);
+	if ((grh->version != 6 || grh->nexthdr != VROCE_GRH_NEXT_HDR_BTH)) {
+		vroce_drop(vdev, skb, VROCE_CNT_RX_HDR_ERR);
+		goto out;
+	}
+	skb_pull(skb, sizeof(*grh));
+	skb_reset_transport_header(skb);
+	vroce_loop_cb(skb)->no_icrc = false;
+	vroce_loop_cb(skb)->roce_v1 = true;
+	vroce_rcv(vdev, skb);
+out:
+	ib_device_put(&vdev->ibdev);
+	return NET_RX_SUCCESS;
+free:
+	kfree_skb(skb);
+	return NET_RX_DROP;
+}
+
+static struct packet_type vroce_v1_packet_type __read_mostly = {
+	.type = cpu_to_be16(ETH_P_IBOE),
+	.func = vroce_v1_recv,
+};
 
 /*
  * Loopback: a packet for an address of this host goes straight to the
@@ -308,8 +388,11 @@ static void vroce_mcast_loop(struct vroce_dev *vdev, const struct vroce_av *av,
 		vroce_counter_inc(vdev, VROCE_CNT_TX_ERR);
 		return;
 	}
-	skb_pull(copy, skb_transport_offset(copy) + sizeof(struct udphdr));
+	/* a RoCE v1 packet's transport header is its BTH */
+	skb_pull(copy, skb_transport_offset(copy) +
+		 (av->roce_v1 ? 0 : sizeof(struct udphdr)));
 	vroce_loop_cb(copy)->no_icrc = false;
+	vroce_loop_cb(copy)->roce_v1 = av->roce_v1;
 	skb_queue_tail(&vdev->loop_q, copy);
 	queue_work(system_highpri_wq, &vdev->loop_work);
 }
@@ -336,7 +419,10 @@ static void vroce_loop_deliver(struct vroce_dev *target, struct sk_buff *skb)
 	local_bh_enable();
 }
 
-/* The vroce device owning local address @daddr (referenced), or NULL. */
+/*
+ * The vroce device owning local address @av->daddr (referenced), or NULL.
+ * A RoCE v1 GID of an IPv4 address is v4-mapped like a RoCE v2 one.
+ */
 static struct vroce_dev *vroce_local_dev(struct net *net,
 					 const struct vroce_av *av)
 {
@@ -344,7 +430,7 @@ static struct vroce_dev *vroce_local_dev(struct net *net,
 	struct vroce_dev *vdev = NULL;
 
 	rcu_read_lock();
-	if (av->ipv6)
+	if (!ipv6_addr_v4mapped(&av->daddr))
 		ndev = ipv6_dev_find(net, &av->daddr, NULL);
 	else
 		ndev = __ip_dev_find(net, av->daddr.s6_addr32[3], false);
@@ -370,7 +456,8 @@ __be16 vroce_pkt_sport(u32 entropy)
  * @av: filled in
  * @attr: RoCE address with GRH and source GID attribute
  *
- * Return: 0, or -EINVAL when the address is not a RoCEv2 one.
+ * Return: 0, or -EINVAL when the address is neither a RoCE v2 nor a
+ * RoCE v1 one.
  */
 int vroce_av_from_attr(struct vroce_av *av, const struct rdma_ah_attr *attr)
 {
@@ -378,6 +465,7 @@ int vroce_av_from_attr(struct vroce_av *av, const struct rdma_ah_attr *attr)
 	enum rdma_network_type type;
 	struct net_device *ndev;
 	struct vroce_dev *vdev;
+	bool roce_v1;
 
 	if (!(rdma_ah_get_ah_flags(attr) & IB_AH_GRH) ||
 	    attr->type != RDMA_AH_ATTR_TYPE_ROCE)
@@ -385,12 +473,15 @@ int vroce_av_from_attr(struct vroce_av *av, const struct rdma_ah_attr *attr)
 	grh = rdma_ah_read_grh(attr);
 	if (!grh->sgid_attr)
 		return -EINVAL;
+	roce_v1 = grh->sgid_attr->gid_type == IB_GID_TYPE_ROCE;
 	type = rdma_gid_attr_network_type(grh->sgid_attr);
-	if (type != RDMA_NETWORK_IPV4 && type != RDMA_NETWORK_IPV6)
+	if (!roce_v1 && type != RDMA_NETWORK_IPV4 && type != RDMA_NETWORK_IPV6)
 		return -EINVAL;
 
 	memset(av, 0, sizeof(*av));
-	av->ipv6 = type == RDMA_NETWORK_IPV6;
+	av->roce_v1 = roce_v1;
+	/* a RoCE v1 GRH carries the GIDs as they are: IPv6 layout */
+	av->ipv6 = roce_v1 || type == RDMA_NETWORK_IPV6;
 	memcpy(&av->saddr, grh->sgid_attr->gid.raw, sizeof(av->saddr));
 	memcpy(&av->daddr, grh->dgid.raw, sizeof(av->daddr));
 	if (!av->ipv6 && (!ipv6_addr_v4mapped(&av->saddr) ||
@@ -527,6 +618,25 @@ static struct dst_entry *vroce_route(struct net *net, struct vroce_dev *vdev,
 #endif
 }
 
+/*
+ * An IPv6 header, or a RoCE v1 GRH (the same layout), before skb->data;
+ * its payload is what the skb holds.
+ */
+static void vroce_push_ip6(struct sk_buff *skb, const struct vroce_av *av,
+			   u8 nexthdr)
+{
+	unsigned int plen = skb->len;
+	struct ipv6hdr *ip6h = skb_push(skb, sizeof(*ip6h));
+
+	skb_reset_network_header(skb);
+	ip6_flow_hdr(ip6h, av->tclass, htonl(av->flow_label));
+	ip6h->payload_len = htons(plen);
+	ip6h->nexthdr = nexthdr;
+	ip6h->hop_limit = av->hop_limit;
+	ip6h->saddr = av->saddr;
+	ip6h->daddr = av->daddr;
+}
+
 static void vroce_push_ip(struct net *net, struct sk_buff *skb,
 			  const struct vroce_av *av)
 {
@@ -549,18 +659,7 @@ static void vroce_push_ip(struct net *net, struct sk_buff *skb,
 		ip_send_check(iph);
 		skb->protocol = htons(ETH_P_IP);
 	} else {
-		struct ipv6hdr *ip6h;
-		unsigned int plen = skb->len;
-
-		skb_push(skb, sizeof(*ip6h));
-		skb_reset_network_header(skb);
-		ip6h = ipv6_hdr(skb);
-		ip6_flow_hdr(ip6h, av->tclass, htonl(av->flow_label));
-		ip6h->payload_len = htons(plen);
-		ip6h->nexthdr = IPPROTO_UDP;
-		ip6h->hop_limit = av->hop_limit;
-		ip6h->saddr = av->saddr;
-		ip6h->daddr = av->daddr;
+		vroce_push_ip6(skb, av, IPPROTO_UDP);
 		skb->protocol = htons(ETH_P_IPV6);
 	}
 }
@@ -578,15 +677,16 @@ static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
  * @route: the sender's route cache (bottom halves off, one sender at a
  *	time), or NULL: the route is looked up for this packet
  *
- * Adds UDP and IP headers and the ICRC, then hands the packet to the IP
- * stack, or to the local vroce device owning the destination address,
- * whose receive path takes it before this returns (no ICRC then: there
- * is no wire).  A multicast packet also goes to the sending device's own
+ * Adds UDP and IP headers (RoCE v1: a GRH and the Ethernet header) and
+ * the ICRC, then hands the packet to the IP stack (RoCE v1: the netdev),
+ * or to the local vroce device owning the destination address, whose
+ * receive path takes it before this returns (no ICRC then: there is no
+ * wire).  A multicast packet also goes to the sending device's own
  * members.  Callable with the sending QP's run_lock held, but no other
  * engine lock: the receive path takes those.
  *
- * Return: 0, or -EHOSTUNREACH / -ENETDOWN / -ENOBUFS; the packet is then
- * dropped and counted (reliable transports retransmit).
+ * Return: 0, or -EHOSTUNREACH / -ENETUNREACH / -ENETDOWN / -ENOBUFS; the
+ * packet is then dropped and counted (reliable transports retransmit).
  */
 int vroce_pkt_send(struct vroce_dev *vdev, const struct vroce_av *av,
 		   struct sk_buff *skb, u32 entropy,
@@ -609,6 +709,100 @@ int __vroce_pkt_send(struct vroce_dev *vdev, const struct vroce_av *av,
 	return vroce_pkt_xmit(vdev, av, skb, entropy, corrupt, NULL);
 }
 
+/*
+ * The Ethernet header of a RoCE v1 frame.  It leaves through the device's
+ * own netdev, which the device holds while any of its packets is queued;
+ * a GID of a VLAN device on it (@av->oif) is reached with that VLAN's tag,
+ * the PCP from the VLAN's egress map, as the VLAN device would send it.
+ */
+static int vroce_v1_push_eth(struct vroce_dev *vdev, const struct vroce_av *av,
+			     struct sk_buff *skb)
+{
+	struct net_device *ndev = vdev->ndev;
+	struct net_device *vlan;
+	int err = 0;
+	u16 tci;
+
+	if (av->oif) {
+		rcu_read_lock();
+		vlan = dev_get_by_index_rcu(dev_net(ndev), av->oif);
+		if (!vlan || !is_vlan_dev(vlan) ||
+		    vlan_dev_real_dev(vlan) != ndev) {
+			err = -ENETUNREACH;
+		} else {
+			tci = vlan_dev_vlan_id(vlan) |
+			      vlan_dev_get_egress_qos_mask(vlan, skb->priority);
+			__vlan_hwaccel_put_tag(skb, vlan_dev_vlan_proto(vlan),
+					       tci);
+		}
+		rcu_read_unlock();
+		if (err)
+			return err;
+	}
+	skb->dev = ndev;
+	skb->protocol = htons(ETH_P_IBOE);
+	if (dev_hard_header(skb, ndev, ETH_P_IBOE, av->dmac, ndev->dev_addr,
+			    skb->len) < 0)
+		return -ENETUNREACH;
+	skb_reset_mac_header(skb);
+	return 0;
+}
+
+/*
+ * vroce_pkt_xmit() for RoCE v1: a GRH instead of IP and UDP, no route (the
+ * destination is on the local link: ib_core resolved its MAC), Ethertype
+ * 0x8915.  A destination GID that is an address of this host is looped
+ * back, as for RoCE v2.
+ */
+static int vroce_pkt_xmit_v1(struct vroce_dev *vdev, const struct vroce_av *av,
+			     struct sk_buff *skb, u32 entropy, bool corrupt,
+			     struct vroce_route_cache *route)
+{
+	struct net *net = dev_net(vdev->ndev);
+	bool answer = vroce_pkt_is_answer(skb);
+	struct vroce_dev *target = NULL;
+	u32 icrc;
+
+	if (!vroce_mcast_addr(&av->daddr))
+		target = vroce_local_dev(net, av);
+
+	skb_put(skb, VROCE_ICRC_SIZE);
+	skb_reset_transport_header(skb);
+	vroce_push_ip6(skb, av, VROCE_GRH_NEXT_HDR_BTH);
+	skb->priority = av->prio;
+
+	vroce_loop_cb(skb)->roce_v1 = true;
+	vroce_loop_cb(skb)->no_icrc = target && !corrupt;
+	if (!vroce_loop_cb(skb)->no_icrc) {
+		icrc = vroce_icrc_packet(skb->data, VROCE_WIRE_V1,
+					 skb->len - VROCE_ICRC_SIZE);
+		put_unaligned_le32(icrc,
+				   skb_tail_pointer(skb) - VROCE_ICRC_SIZE);
+	}
+	if (unlikely(corrupt))
+		vroce_fault_corrupt(vdev, skb, sizeof(struct ipv6hdr));
+	vroce_counter_inc(vdev, VROCE_CNT_TX_PACKETS);
+
+	if (target) {
+		skb_pull(skb, sizeof(struct ipv6hdr));
+		vroce_loop_deliver(target, skb);
+		ib_device_put(&target->ibdev);
+		return 0;
+	}
+	if (vroce_mcast_addr(&av->daddr)) {
+		vroce_mcast_loop(vdev, av, skb);
+		vroce_portq_take(vdev, skb->len + ETH_HLEN);
+	}
+	if (vroce_v1_push_eth(vdev, av, skb)) {
+		vroce_drop(vdev, skb, VROCE_CNT_TX_ERR);
+		return -ENETUNREACH;
+	}
+	if (!vroce_mcast_addr(&av->daddr) && vroce_portq_shaped(vdev))
+		return vroce_portq_xmit(vdev, skb, true, answer);
+	return vroce_txq_xmit(vdev, skb, entropy, true,
+			      route && route->ordered, !!route);
+}
+
 static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
 			  struct sk_buff *skb, u32 entropy, bool corrupt,
 			  struct vroce_route_cache *route)
@@ -622,10 +816,10 @@ static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
 	bool answer;
 	u32 icrc;
 
-	/* skb->data is the BTH: a responder's packet or a CNP (portq.c)? */
-	answer = vroce_opcodes[skb->data[0]].flags &
-		 (VROCE_F_RESP | VROCE_F_CNP);
-
+	if (av->roce_v1)
+		return vroce_pkt_xmit_v1(vdev, av, skb, entropy, corrupt,
+					 route);
+	answer = vroce_pkt_is_answer(skb);
 	dst = route ? vroce_route_cached(route, av, &local) : NULL;
 	if (!dst) {
 		dst = vroce_route(net, vdev, av, &local);
@@ -650,7 +844,8 @@ static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
 	/* no wire, no ICRC: unless it is to be corrupted on the way */
 	vroce_loop_cb(skb)->no_icrc = local && !corrupt;
 	if (!vroce_loop_cb(skb)->no_icrc) {
-		icrc = vroce_icrc_packet(skb_network_header(skb), av->ipv6,
+		icrc = vroce_icrc_packet(skb_network_header(skb),
+					 vroce_wire(false, av->ipv6),
 					 skb->len - VROCE_ICRC_SIZE);
 		put_unaligned_le32(icrc,
 				   skb_tail_pointer(skb) - VROCE_ICRC_SIZE);
@@ -668,6 +863,7 @@ static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
 			return -EHOSTUNREACH;
 		}
 		skb_pull(skb, skb_transport_offset(skb) + sizeof(*udph));
+		vroce_loop_cb(skb)->roce_v1 = false;
 		vroce_loop_deliver(target, skb);
 		ib_device_put(&target->ibdev);
 		return 0;
@@ -694,10 +890,12 @@ static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
 }
 
 /**
- * vroce_pkt_out() - hand a packet to the IP stack
+ * vroce_pkt_out() - hand a packet to the IP stack, or a RoCE v1 frame to
+ *	its netdev
  * @vdev: sending device (counts a failure)
  * @sk: the multicast socket, or NULL
- * @skb: IP header on, route set; consumed
+ * @skb: IP header on, route set; or a whole RoCE v1 frame, its device
+ *	set (the device's own netdev); consumed
  * @ipv6: @skb is IPv6
  *
  * The route's device is the packet's, and its namespace the route's: a
@@ -708,10 +906,21 @@ static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
 int vroce_pkt_out(struct vroce_dev *vdev, struct sock *sk,
 		  struct sk_buff *skb, bool ipv6)
 {
-	struct net_device *dev = skb_dst(skb)->dev;
-	struct net *net = dev_net(dev);
+	struct net_device *dev;
+	struct net *net;
 	int err;
 
+	if (skb->protocol == htons(ETH_P_IBOE)) {
+		/* net_xmit_eval() evaluates its argument twice */
+		err = dev_queue_xmit(skb);
+		if (unlikely(net_xmit_eval(err))) {
+			vroce_counter_inc(vdev, VROCE_CNT_TX_ERR);
+			return -ENOBUFS;
+		}
+		return 0;
+	}
+	dev = skb_dst(skb)->dev;
+	net = dev_net(dev);
 	skb->dev = dev;
 	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
 	if (ipv6)
@@ -847,7 +1056,8 @@ static struct pernet_operations vroce_net_ops = {
 };
 
 /**
- * vroce_net_init() - register per-netns state and open init_net's sockets
+ * vroce_net_init() - register per-netns state, open init_net's sockets
+ *	and take RoCE v1 frames
  *
  * Return: 0, or -EADDRINUSE when port 4791 is already taken in init_net
  * (typically by rdma_rxe), or another errno.
@@ -861,16 +1071,22 @@ int vroce_net_init(void)
 		return err;
 
 	err = vroce_net_get(&init_net);
-	if (err)
+	if (err) {
 		unregister_pernet_subsys(&vroce_net_ops);
-	return err;
+		return err;
+	}
+	dev_add_pack(&vroce_v1_packet_type);
+	return 0;
 }
 
 /**
- * vroce_net_exit() - close every namespace's sockets
+ * vroce_net_exit() - stop taking RoCE v1 frames, close every namespace's
+ *	sockets
  */
 void vroce_net_exit(void)
 {
+	/* waits for receivers in flight */
+	dev_remove_pack(&vroce_v1_packet_type);
 	unregister_pernet_subsys(&vroce_net_ops);
 }
 

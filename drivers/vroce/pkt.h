@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A RoCEv2 packet as the engines see it, and the address vector a packet
- * is sent to.  net.c builds and parses; the engines fill headers and
- * payload through these helpers and never touch IP or UDP.
+ * A RoCE packet as the engines see it, and the address vector a packet is
+ * sent to.  net.c builds and parses RoCE v2 (IP and UDP) and RoCE v1
+ * (Ethertype 0x8915, a GRH) framing; the engines fill headers and payload
+ * through these helpers and never touch IP, UDP or the GRH.
  */
 #ifndef VROCE_PKT_H
 #define VROCE_PKT_H
@@ -20,6 +21,9 @@ struct vroce_qp;
 
 /**
  * struct vroce_av - where packets of a QP or AH go
+ * @roce_v1: RoCE v1: a GRH straight after the Ethernet header, sent to
+ *	@dmac on the local link, never routed (@ipv6 is then set: the GRH
+ *	has the IPv6 header's layout)
  * @ipv6: RoCEv2 over IPv6 (else IPv4; addresses are then v4-mapped)
  * @saddr: source address (from the source GID)
  * @daddr: destination address (from the destination GID)
@@ -33,6 +37,7 @@ struct vroce_qp;
  *	with its egress map
  */
 struct vroce_av {
+	bool roce_v1;
 	bool ipv6;
 	struct in6_addr saddr;
 	struct in6_addr daddr;
@@ -73,6 +78,8 @@ struct vroce_route_cache {
  * @qpn: BTH destination QP
  * @hdr_len: BTH and extension headers
  * @paylen: payload bytes (padding and ICRC excluded)
+ * @roce_v1: a RoCE v1 packet: its GRH is the network header (@ipv6 set),
+ *	it has no UDP header (@sport 0) and no ECN
  * @ipv6: IP version of the packet
  * @saddr: source IP (v4-mapped for IPv4)
  * @daddr: destination IP (v4-mapped for IPv4)
@@ -91,6 +98,7 @@ struct vroce_pkt {
 	u32 qpn;
 	u16 hdr_len;
 	u32 paylen;
+	bool roce_v1;
 	bool ipv6;
 	struct in6_addr saddr;
 	struct in6_addr daddr;
@@ -111,7 +119,7 @@ static inline void *vroce_pkt_payload(const struct vroce_pkt *pkt)
 	return (u8 *)pkt->bth + pkt->hdr_len;
 }
 
-/* Room before the BTH for Ethernet, IP and UDP headers. */
+/* Room before the BTH for Ethernet, IP and UDP headers (or a GRH). */
 #define VROCE_PKT_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
 				 sizeof(struct udphdr))
 

@@ -185,8 +185,11 @@ int vroce_query_port(struct ib_device *ibdev, u32 port_num,
  * @port_num: always 1
  * @immutable: filled in
  *
- * RoCEv2 only (UDP encapsulation): ib_core then fills the GID table with
- * "RoCE v2" entries from the netdev's IPv4 and IPv6 addresses.
+ * RoCE v1 and v2, as a ConnectX port: ib_core then fills the GID table
+ * with a "IB/RoCE v1" and a "RoCE v2" entry per address of the netdev, in
+ * that order (link-local at 0 and 1, the first IPv4 address at 2 and 3).
+ * With the module parameter roce_v1 off, as rdma_rxe: "RoCE v2" entries
+ * only (the first IPv4 address at 1).
  *
  * Return: 0.
  */
@@ -194,6 +197,8 @@ int vroce_get_port_immutable(struct ib_device *ibdev, u32 port_num,
 			     struct ib_port_immutable *immutable)
 {
 	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+	if (to_vroce_dev(ibdev)->roce_v1)
+		immutable->core_cap_flags |= RDMA_CORE_PORT_IBA_ROCE;
 	immutable->pkey_tbl_len = VROCE_MAX_PKEYS;
 	immutable->gid_tbl_len = VROCE_GID_TBL_LEN;
 	immutable->max_mad_size = IB_MGMT_MAD_SIZE;

@@ -213,7 +213,8 @@ bool vroce_portq_shaped(struct vroce_dev *vdev)
 /**
  * vroce_portq_xmit() - send a unicast packet at the port's rate
  * @vdev: sending device, vroce_portq_shaped()
- * @skb: the packet, IP header on, its route set; consumed
+ * @skb: the packet, IP header on, its route set; or a whole RoCE v1
+ *	frame, Ethernet header on; consumed
  * @ipv6: @skb is IPv6
  * @answer: a responder's packet or a CNP, which leaves before requests
  *
@@ -226,7 +227,9 @@ int vroce_portq_xmit(struct vroce_dev *vdev, struct sk_buff *skb,
 		     bool ipv6, bool answer)
 {
 	struct vroce_portq *pq = &vdev->portq;
-	u32 frame = skb->len + ETH_HLEN;
+	/* the IP stack adds the Ethernet header later; RoCE v1 has it on */
+	u32 frame = skb->len +
+		    (skb->protocol == htons(ETH_P_IBOE) ? 0 : ETH_HLEN);
 	u32 kbps = vroce_portq_kbps(vdev);
 	bool kick = false, queued = false;
 	unsigned int cpu;

@@ -18,6 +18,7 @@
  * item the rest, one window per run.  While a job is pending, later
  * answers wait behind it, so the peer sees every response in PSN order.
  */
+#include <linux/etherdevice.h>
 #include <linux/slab.h>
 #include <net/inet_ecn.h>
 #include <rdma/ib_mad.h>
@@ -104,6 +105,7 @@ void vroce_resp_av(struct vroce_qp *qp, const struct vroce_pkt *pkt,
 		   struct vroce_av *av, u32 *entropy)
 {
 	memset(av, 0, sizeof(*av));
+	av->roce_v1 = pkt->roce_v1;
 	av->ipv6 = pkt->ipv6;
 	av->saddr = pkt->daddr;
 	av->daddr = pkt->saddr;
@@ -111,6 +113,9 @@ void vroce_resp_av(struct vroce_qp *qp, const struct vroce_pkt *pkt,
 	av->hop_limit = 64;
 	av->oif = pkt->oif;
 	av->prio = vroce_cc_qp_prio(qp);
+	/* RoCE v1 is not routed: back to the MAC it came from */
+	if (pkt->roce_v1 && skb_mac_header_was_set(pkt->skb))
+		ether_addr_copy(av->dmac, eth_hdr(pkt->skb)->h_source);
 	*entropy = rdma_calc_flow_label(qp->ibqp.qp_num,
 					READ_ONCE(qp->attr.dest_qp_num));
 }
@@ -718,8 +723,11 @@ static void vroce_resp_recv_done(struct vroce_qp *qp, struct vroce_pkt *pkt,
 
 		wc.src_qp = vroce_deth_sqp(deth);
 		wc.wc_flags |= IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
-		wc.network_hdr_type = pkt->ipv6 ? RDMA_NETWORK_IPV6 :
-						  RDMA_NETWORK_IPV4;
+		if (pkt->roce_v1)
+			wc.network_hdr_type = RDMA_NETWORK_ROCE_V1;
+		else
+			wc.network_hdr_type = pkt->ipv6 ? RDMA_NETWORK_IPV6 :
+							  RDMA_NETWORK_IPV4;
 	}
 	resp->have_wqe = false;
 	/*

@@ -109,6 +109,8 @@
  * @mcast: multicast groups with QPs of this device attached (mcast.c)
  * @fault: fault injection state (fault.c), NULL without debugfs
  * @fault_on: a fault knob is set: the one test on the packet paths
+ * @roce_v1: the port has RoCE v1 GIDs beside its RoCE v2 ones (the
+ *	module parameter roce_v1 when the device was created); immutable
  * @cc: congestion-control settings (cc/cc.h)
  * @num_pds: protection domains allocated, bounded by VROCE_MAX_PD; the
  *	other num_* count their objects against the VROCE_MAX_* limits
@@ -169,6 +171,7 @@ struct vroce_dev {
 	struct vroce_mcast mcast;
 	struct vroce_fault *fault;
 	bool fault_on;
+	bool roce_v1;
 	struct vroce_cc_dev cc;
 	struct vroce_portq portq;
 	struct vroce_qos qos;

@@ -12,8 +12,8 @@
  *   - RC and UD QPs taken through INIT/RTR/RTS,
  *   - a fast-registration MR (ib_alloc_mr, ib_map_mr_sg, IB_WR_REG_MR,
  *     IB_WR_LOCAL_INV through the send queue; a REG_MR with a wrong key),
- *   - AHs with GID index 1, one of them created and destroyed in atomic
- *     context,
+ *   - AHs with the IPv4 RoCE v2 GID (index 3, as on ConnectX), one of
+ *     them created and destroyed in atomic context,
  * posts receives (DMA-mapped buffers under local_dma_lkey), moves the QP to
  * ERR and checks the flush completions (also for work posted in ERR),
  * then moves data through an RC QP connected to itself (SEND, RDMA WRITE
@@ -51,6 +51,7 @@ struct kt {
 	char first[160];
 	u8 mac[ETH_ALEN];
 	union ib_gid gid;
+	u32 gid_index;
 };
 
 /* One outstanding work request and its completion. */
@@ -158,7 +159,7 @@ static int kt_modify(struct ib_qp *qp, enum ib_qp_state st, struct kt *kt)
 			break;
 		a.ah_attr.type = rdma_ah_find_type(kt->dev, 1);
 		rdma_ah_set_port_num(&a.ah_attr, 1);
-		rdma_ah_set_grh(&a.ah_attr, &kt->gid, 0, 1, 64, 0);
+		rdma_ah_set_grh(&a.ah_attr, &kt->gid, 0, kt->gid_index, 64, 0);
 		memcpy(a.ah_attr.roce.dmac, kt->mac, ETH_ALEN);
 		a.path_mtu = IB_MTU_1024;
 		a.dest_qp_num = qp->qp_num;
@@ -590,6 +591,29 @@ out_buf:
 
 /* ------------------------------------------------------------------ main */
 
+/*
+ * The first IPv4-mapped RoCE v2 GID of port 1 and its index, referenced
+ * (rdma_put_gid_attr()), as a kernel ULP finds the GID of an address.
+ */
+static const struct ib_gid_attr *kt_ipv4_gid(struct ib_device *dev, u32 *index)
+{
+	const struct ib_gid_attr *ga;
+	u32 i;
+
+	for (i = 0; i < 16; i++) {
+		ga = rdma_get_gid_attr(dev, 1, i);
+		if (IS_ERR(ga))
+			continue;
+		if (ga->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
+		    ipv6_addr_v4mapped((const struct in6_addr *)ga->gid.raw)) {
+			*index = i;
+			return ga;
+		}
+		rdma_put_gid_attr(ga);
+	}
+	return ERR_PTR(-ENOENT);
+}
+
 static void kt_run(struct kt *kt)
 {
 	struct ib_device *dev = kt->dev;
@@ -614,12 +638,13 @@ static void kt_run(struct kt *kt)
 
 	/* Registration fills the GID table; give it a moment when racing. */
 	for (n = 0; n < 20; n++) {
-		ga = rdma_get_gid_attr(dev, 1, 1);
+		ga = kt_ipv4_gid(dev, &kt->gid_index);
 		if (!IS_ERR(ga))
 			break;
 		msleep(100);
 	}
-	if (!kt_check(kt, !IS_ERR(ga), "GID index 1: %ld", PTR_ERR(ga)))
+	if (!kt_check(kt, !IS_ERR(ga), "no IPv4 RoCE v2 GID: %ld",
+		      PTR_ERR(ga)))
 		return;
 	kt->gid = ga->gid;
 	rcu_read_lock();
@@ -628,9 +653,9 @@ static void kt_run(struct kt *kt)
 		ether_addr_copy(kt->mac, ndev->dev_addr);
 	rcu_read_unlock();
 	rdma_put_gid_attr(ga);
-	kt_check(kt, !IS_ERR(ndev), "GID 1 has no netdev");
-	kt_check(kt, ipv6_addr_v4mapped((struct in6_addr *)kt->gid.raw),
-		 "GID 1 is not IPv4-mapped");
+	kt_check(kt, !IS_ERR(ndev), "GID %u has no netdev", kt->gid_index);
+	kt_check(kt, kt->gid_index == 3,
+		 "the IPv4 RoCE v2 GID is at index %u, not 3", kt->gid_index);
 
 	/* PDs: the local DMA lkey, and a DMA MR with a global rkey. */
 	pd = ib_alloc_pd(dev, 0);
@@ -735,7 +760,7 @@ static void kt_run(struct kt *kt)
 	/* AHs: sleepable, and in atomic context. */
 	aa.type = rdma_ah_find_type(dev, 1);
 	rdma_ah_set_port_num(&aa, 1);
-	rdma_ah_set_grh(&aa, &kt->gid, 0, 1, 64, 0);
+	rdma_ah_set_grh(&aa, &kt->gid, 0, kt->gid_index, 64, 0);
 	memcpy(aa.roce.dmac, kt->mac, ETH_ALEN);
 	ah = rdma_create_ah(pd, &aa, RDMA_CREATE_AH_SLEEPABLE);
 	if (!kt_check(kt, !IS_ERR(ah), "rdma_create_ah: %ld", PTR_ERR(ah)))

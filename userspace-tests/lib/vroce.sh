@@ -20,14 +20,14 @@ vt_link_add() {
 vt_port_state() { sed 's/^[0-9]*: //' "$(vt_sys "$1")/ports/1/state"; }
 
 # vt_vroce0_up: load vroce, create vroce0 on eth0 and wait for its IPv4
-# GID (index 1), as the loopback scenarios need.  Fails the scenario
-# otherwise.
+# RoCE v2 GID (index 3, as on ConnectX), as the loopback scenarios need.
+# Fails the scenario otherwise.
 vt_vroce0_up() {
 	vt_load_vroce
 	ip link set eth0 up
 	vt_link_add vroce0 eth0
-	vt_wait_for "grep -q ':ffff:' $(vt_sys vroce0)/ports/1/gids/1" 10 ||
-		vt_fail "no IPv4 GID at index 1"
+	vt_wait_for "grep -q ':ffff:' $(vt_sys vroce0)/ports/1/gids/3" 10 ||
+		vt_fail "no IPv4 GID at index 3"
 }
 
 # vt_vroce_netns_pair: two hosts in one VM: namespaces vtA and vtB on a
@@ -58,6 +58,27 @@ vt_gid_of_ipv4() {
 	read -r a b c d <<<"$1"
 	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' \
 		"$a" "$b" "$c" "$d"
+}
+
+# vt_gid_index DEV ADDR [TYPE]: the index of DEV's GID for IPv4 ADDR of
+# TYPE ("RoCE v2", the default, or "IB/RoCE v1"), found as show_gids
+# does: sysfs gids/ and gid_attrs/types/.  One grep reads the table (a cat
+# per entry forked hundreds of times a poll: 40 s in TCG).  Returns 1 when
+# there is none.
+vt_gid_index() {
+	local dir hex f t a b c d
+	dir=$(vt_sys "$1")/ports/1
+	IFS=. read -r a b c d <<<"$2"
+	hex=$(printf '%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
+	for f in $(grep -lx "0000:0000:0000:0000:0000:ffff:$hex" "$dir"/gids/* 2>/dev/null); do
+		t=
+		read -r t <"$dir/gid_attrs/types/${f##*/}" 2>/dev/null || true
+		if [ "$t" = "${3:-RoCE v2}" ]; then
+			echo "${f##*/}"
+			return 0
+		fi
+	done
+	return 1
 }
 
 # vt_eth0_ipv4: this VM's eth0 IPv4 address (no prefix).

@@ -156,7 +156,7 @@ data_is() {
 
 # round NAME WANT: vroceA's data packets carry DSCP and ECN WANT ("26 2")
 round() {
-	pingpong "$1" 'udp dst port 4791 and src host 192.168.77.1' 1 1 192.168.77.2
+	pingpong "$1" 'udp dst port 4791 and src host 192.168.77.1' 3 3 192.168.77.2
 	data_is "$1" 192.168.77.1 "ip.dsfield.dscp ip.dsfield.ecn" "$2"
 }
 
@@ -204,28 +204,10 @@ for x in A:1 B:2; do
 		ip -n "$vns" addr add "192.168.78.${x#*:}/24" dev "$vns.100" &&
 		ip -n "$vns" link set "$vns.100" up || vt_fail "VLAN 100 on $vns"
 done
-# gid_index DEV ADDR: the index of DEV's RoCE v2 GID for IPv4 ADDR.  One
-# grep reads the table (a cat per entry forked hundreds of times a poll:
-# 40 s in TCG); a RoCE v1 twin of the entry has the same GID.
-gid_index() {
-	local dir hex f t a b c d
-	dir=$(vt_sys "$1")/ports/1
-	IFS=. read -r a b c d <<<"$2"
-	hex=$(printf '%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
-	for f in $(grep -lx "0000:0000:0000:0000:0000:ffff:$hex" "$dir"/gids/* 2>/dev/null); do
-		t=
-		read -r t <"$dir/gid_attrs/types/${f##*/}" 2>/dev/null || true
-		if [ "$t" = "RoCE v2" ]; then
-			echo "${f##*/}"
-			return 0
-		fi
-	done
-	return 1
-}
-vt_wait_for "gid_index vroceA 192.168.78.1 && gid_index vroceB 192.168.78.2" 30 ||
+vt_wait_for "vt_gid_index vroceA 192.168.78.1 && vt_gid_index vroceB 192.168.78.2" 30 ||
 	vt_fail "no GID for the VLAN addresses"
-ga=$(gid_index vroceA 192.168.78.1)
-gb=$(gid_index vroceB 192.168.78.2)
+ga=$(vt_gid_index vroceA 192.168.78.1)
+gb=$(vt_gid_index vroceB 192.168.78.2)
 vt_expect_eq "VLAN GID's netdev" "$(cat "$(vt_sys vroceA)/ports/1/gid_attrs/ndevs/$ga")" vtA.100
 pingpong vlan 'vlan and udp dst port 4791' "$ga" "$gb" 192.168.78.2
 data_is vlan 192.168.78.1 "vlan.id vlan.priority ip.dsfield.dscp" "100 3 26"

@@ -21,7 +21,7 @@ ip link set eth0 up
 ip -6 addr add 2001:db8:77::20/64 dev eth0 nodad || vt_fail "IPv6 address"
 vt_link_add vroce0 eth0
 sys=$(vt_sys vroce0)/ports/1
-vt_wait_for "grep -q ':ffff:' $sys/gids/1" 10 || vt_fail "no IPv4 GID at index 1"
+vt_wait_for "grep -q ':ffff:' $sys/gids/3" 10 || vt_fail "no IPv4 GID at index 3"
 vt_wait_for "grep -qx 2001:0db8:0077:0000:0000:0000:0000:0020 $sys/gids/*" 10 ||
 	vt_fail "no GID for 2001:db8:77::20"
 

@@ -21,8 +21,8 @@ modprobe ib_umad || vt_fail "modprobe ib_umad"
 ip link set eth0 up
 vt_klog_mark
 vt_link_add vroce0 eth0
-vt_wait_for "grep -q ':ffff:' $(vt_sys vroce0)/ports/1/gids/1" 10 ||
-	vt_fail "no IPv4 GID at index 1"
+vt_wait_for "grep -q ':ffff:' $(vt_sys vroce0)/ports/1/gids/3" 10 ||
+	vt_fail "no IPv4 GID at index 3"
 
 # 1. The MAD agent on QP1.
 vt_wait_for "rdma resource show qp link vroce0/1 lqpn 1 | grep 'type GSI.*state RTS' >/dev/null" 10 ||

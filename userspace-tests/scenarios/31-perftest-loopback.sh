@@ -41,7 +41,7 @@ perf_once() {
 	local prog=$1 port=$((19000 + RANDOM % 1000)) out rc=0 row
 	shift
 	: >"$TR/trace"
-	"$prog" -d vroce0 -x 1 -p "$port" "$@" >"$VROCE_JOB/srv.$$" 2>&1 &
+	"$prog" -d vroce0 -x 3 -p "$port" "$@" >"$VROCE_JOB/srv.$$" 2>&1 &
 	local srv=$!
 	# The server listens once it has set up: don't race it on a busy host.
 	# With -R it listens through rdma_cm on 0.0.0.0: ib_cm has the service
@@ -54,7 +54,7 @@ perf_once() {
 		vt_wait_for "ss -ltn | grep ':$port ' >/dev/null" 30 ||
 			vt_fail "$prog: server did not start: $(cat "$VROCE_JOB/srv.$$")"
 	fi
-	out=$(vt_run_timeout 120 "$prog" -d vroce0 -x 1 -p "$port" "$@" \
+	out=$(vt_run_timeout 120 "$prog" -d vroce0 -x 3 -p "$port" "$@" \
 		"$ip4" 2>&1) || rc=$?
 	if [ "$rc" -ne 0 ]; then
 		kill "$srv" 2>/dev/null

@@ -31,8 +31,8 @@ vt_load_vroce
 modprobe rdma_ucm || vt_fail "modprobe rdma_ucm"
 ip link set eth0 up
 vt_link_add vroce0 eth0
-vt_wait_for "grep -q ':ffff:' $(vt_sys vroce0)/ports/1/gids/1" 10 ||
-	vt_fail "no IPv4 GID at index 1"
+vt_wait_for "grep -q ':ffff:' $(vt_sys vroce0)/ports/1/gids/3" 10 ||
+	vt_fail "no IPv4 GID at index 3"
 vt_vroce_netns_pair
 
 LOG=$(mktemp -d)

@@ -15,7 +15,9 @@
 # without remote access, huge READ lengths, misaligned atomics, forged
 # ACKs/NAKs/READ responses to the victims' own requests; it self-tests its
 # ICRC first (a valid SEND lands intact, a bad-ICRC copy does not) and
-# checks canaries around every victim buffer at the end.  Meanwhile
+# checks canaries around every victim buffer at the end.  Half of its
+# packets go as RoCE v1 frames (-1: Ethertype 0x8915, a GRH, malformed GRHs
+# among the malformed), self-tested the same way.  Meanwhile
 # rc_integrity (server in vtA on vroceA, client in vtB on vroceB) runs
 # round after round of WRITEs, READs and SENDs checking every byte.
 # Pass: every round PASSes on both sides, vroce_fuzz exits 0 with its
@@ -80,9 +82,12 @@ round() {
 }
 
 fout=$VROCE_JOB/$VT_NAME.fuzz
+# RoCE v1 frames to vtA's MAC; from the MAC $PEER's replies go to, so
+# the victims' RoCE v1 answers are dropped on the way too.
+macA=$(ip -n vtA -br link show vtA | awk '{ print $3 }')
 ip netns exec vtB timeout -k 5 $((FUZZ_SECS + 60)) "$FUZZ" -t "$FUZZ_SECS" \
-	-d vroceA -P "$PEER" -X 192.168.77.2 "${SEED_ARG[@]}" 192.168.77.1 \
-	>"$fout" 2>&1 &
+	-d vroceA -P "$PEER" -X 192.168.77.2 -1 "vtB,$macA,02:00:00:77:00:03" \
+	"${SEED_ARG[@]}" 192.168.77.1 >"$fout" 2>&1 &
 fpid=$!
 
 # Real traffic for as long as the fuzzer runs (at least one round).
@@ -97,6 +102,8 @@ wait "$fpid" || frc=$?
 cat "$fout" >&2
 [ "$frc" -eq 0 ] || vt_fail "vroce_fuzz exit $frc: $(tail -3 "$fout")"
 grep -q "vroce_fuzz: self-test ok" "$fout" || vt_fail "vroce_fuzz: no self-test line"
+grep -q "vroce_fuzz: self-test ok: RoCE v1 too" "$fout" ||
+	vt_fail "vroce_fuzz: no RoCE v1 self-test line"
 line=$(grep -m1 'vroce_fuzz: sent' "$fout") || vt_fail "vroce_fuzz: no report line"
 
 # The device still works once the storm is over.

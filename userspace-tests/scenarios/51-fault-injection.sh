@@ -30,7 +30,7 @@ vt_vroce_netns_pair
 # fail_alloc_next: the next creation fails, nothing is left behind
 echo 1 >"$FI/fail_alloc_next"
 rc=0
-out=$(ip netns exec vtA timeout 20 ibv_rc_pingpong -d vroceA -g 1 2>&1) || rc=$?
+out=$(ip netns exec vtA timeout 20 ibv_rc_pingpong -d vroceA -g 3 2>&1) || rc=$?
 vt_log "ibv_rc_pingpong with fail_alloc_next=1: exit $rc: $out"
 [ "$rc" -ne 0 ] || vt_fail "ibv_rc_pingpong succeeded with fail_alloc_next=1"
 vt_expect_eq "alloc_fail counter" "$(cat "$FI/counters/alloc_fail")" 1

@@ -162,7 +162,7 @@ run() {
 	local name=$1 secs=$2 i port srv=() cli=() out=$VROCE_JOB/$VT_NAME.$1 end
 	for i in 1 2; do
 		port=$((18600 + i))
-		ip netns exec vtr timeout -k 5 $((secs + 120)) ib_write_bw -d vroceR -x 1 -F \
+		ip netns exec vtr timeout -k 5 $((secs + 120)) ib_write_bw -d vroceR -x 3 -F \
 			-p $port -s "$MSG" -D "$secs" --report_gbits >"$out.srv$i" 2>&1 &
 		srv+=($!)
 	done
@@ -171,7 +171,7 @@ run() {
 			vt_fail "$name: server $i did not listen: $(cat "$out.srv$i")"
 	done
 	for i in 1 2; do
-		ip netns exec vts$i timeout -k 5 $((secs + 120)) ib_write_bw -d vroceS$i -x 1 -F \
+		ip netns exec vts$i timeout -k 5 $((secs + 120)) ib_write_bw -d vroceS$i -x 3 -F \
 			-p $((18600 + i)) -s "$MSG" -D "$secs" --report_gbits 192.168.77.3 \
 			>"$out.cli$i" 2>&1 &
 		cli+=($!)

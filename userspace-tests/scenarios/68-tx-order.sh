@@ -97,7 +97,7 @@ bw() {
 	# in the background, its pid added to pids
 	wbw() {
 		ip netns exec "vt$1" timeout -k 5 $((SECS + 120)) ib_write_bw \
-			-d "vroce$1" -x 1 -F -q "$qps" -p "$2" -s $MSG -D "$SECS" \
+			-d "vroce$1" -x 3 -F -q "$qps" -p "$2" -s $MSG -D "$SECS" \
 			--report_gbits ${4:+"$4"} >"$3" 2>&1 &
 		pids+=($!)
 	}

@@ -163,8 +163,8 @@ for x in A B; do
 		vt_fail "rdma link add vroce$x in vt$x"
 	vt_wait_for "ip netns exec vt$x grep -x '4: ACTIVE' /sys/class/infiniband/vroce$x/ports/1/state" 30 ||
 		vt_fail "vroce$x not ACTIVE in vt$x"
-	vt_wait_for "ip netns exec vt$x grep ':ffff:' /sys/class/infiniband/vroce$x/ports/1/gids/1" 10 ||
-		vt_fail "vroce$x: no IPv4 GID at index 1"
+	vt_wait_for "ip netns exec vt$x grep ':ffff:' /sys/class/infiniband/vroce$x/ports/1/gids/3" 10 ||
+		vt_fail "vroce$x: no IPv4 GID at index 3"
 done
 expect_devs vtA vroceA
 expect_devs vtB vroceB
@@ -172,8 +172,8 @@ expect_devs "" ""
 summary+=("each namespace sees its own device only (rdma, sysfs, ibv_devices), init_net none")
 
 # --- 3. the first device
-pair rc_pingpong "ibv_rc_pingpong -g 1 -c -n 1000 -s 4096" \
-	"ibv_rc_pingpong -g 1 -c -n 1000 -s 4096" '^8192000 bytes in ' \
+pair rc_pingpong "ibv_rc_pingpong -g 3 -c -n 1000 -s 4096" \
+	"ibv_rc_pingpong -g 3 -c -n 1000 -s 4096" '^8192000 bytes in ' \
 	'^8192000 bytes in '
 grep -E 'local address: .*GID ::ffff:192\.168\.77\.2$' "$W/rc_pingpong.cli" >/dev/null ||
 	vt_fail "rc_pingpong client: not on vtB's address: $(grep address "$W/rc_pingpong.cli")"
@@ -222,11 +222,11 @@ rx0=$(rx)
 # line-buffered: the output is a file, and the client never ends well;
 # events (-e): after its device went, a busy poll would see an empty CQ
 # forever, while waiting for an event fails
-ip netns exec vtA timeout -k 5 300 stdbuf -oL ibv_rc_pingpong -e -g 1 \
+ip netns exec vtA timeout -k 5 300 stdbuf -oL ibv_rc_pingpong -e -g 3 \
 	-n 1000000 -s 4096 >"$W/long.srv" 2>&1 &
 srv=$!
 wait_listen vtA
-ip netns exec vtB timeout -k 5 300 stdbuf -oL ibv_rc_pingpong -e -g 1 \
+ip netns exec vtB timeout -k 5 300 stdbuf -oL ibv_rc_pingpong -e -g 3 \
 	-n 1000000 -s 4096 192.168.77.1 >"$W/long.cli" 2>&1 &
 cli=$!
 vt_wait_for "[ \$(rx) -gt $((rx0 + 1000)) ]" 30 ||

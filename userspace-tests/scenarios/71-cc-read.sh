@@ -81,13 +81,13 @@ BW=
 rbw() {
 	local name=$1 out=$VROCE_JOB/$VT_NAME.$1 spid rc=0
 	ip netns exec vtB timeout -k 5 $((SECS + 120)) ib_read_bw -d vroceB \
-		-x 1 -F -p 18711 -s $MSG -D "$SECS" --report_gbits \
+		-x 3 -F -p 18711 -s $MSG -D "$SECS" --report_gbits \
 		>"$out.srv" 2>&1 &
 	spid=$!
 	vt_wait_for "ip netns exec vtB ss -ltn | grep :18711 >/dev/null" 30 ||
 		vt_fail "$name: ib_read_bw server did not listen: $(cat "$out.srv")"
 	ip netns exec vtA timeout -k 5 $((SECS + 120)) ib_read_bw -d vroceA \
-		-x 1 -F -p 18711 -s $MSG -D "$SECS" --report_gbits 192.168.77.2 \
+		-x 3 -F -p 18711 -s $MSG -D "$SECS" --report_gbits 192.168.77.2 \
 		>"$out.cli" 2>&1 || rc=$?
 	wait "$spid" || rc=$((rc ? rc : $?))
 	[ "$rc" -eq 0 ] ||

@@ -80,7 +80,7 @@ for round in $ROUNDS; do
 	vt_wait_for "grep -q 'Capturing on' $pcap.log" 30 ||
 		vt_fail "$name: dumpcap did not start: $(cat "$pcap.log")"
 	ip netns exec vtB timeout -k 5 $((SECS + 120)) ib_send_bw -d vroceB \
-		-x 1 -F -e -p 18721 -s $MSG -n "$iters" $opts >"$out.srv" 2>&1 &
+		-x 3 -F -e -p 18721 -s $MSG -n "$iters" $opts >"$out.srv" 2>&1 &
 	spid=$!
 	vt_wait_for "ip netns exec vtB ss -ltn | grep :18721 >/dev/null" 30 ||
 		vt_fail "$name: ib_send_bw server did not listen: $(cat "$out.srv")"
@@ -97,7 +97,7 @@ while True:
 	stall=$!
 	rc=0
 	ip netns exec vtA timeout -k 5 $((SECS + 120)) ib_send_bw -d vroceA \
-		-x 1 -F -e -p 18721 -s $MSG -n "$iters" $opts 192.168.77.2 \
+		-x 3 -F -e -p 18721 -s $MSG -n "$iters" $opts 192.168.77.2 \
 		>"$out.cli" 2>&1 || rc=$?
 	wait "$spid" || rc=$((rc ? rc : $?))
 	sleep 0.5

@@ -78,7 +78,7 @@ struct vt_dev {
 	struct ibv_context *ctx;
 	struct ibv_device_attr attr;
 	struct ibv_port_attr port;
-	int gid_index;			/* the IPv4-mapped RoCE v2 GID (1) */
+	int gid_index;			/* the IPv4-mapped RoCE v2 GID (3) */
 	union ibv_gid gid;
 	int gid6_index;			/* a non-link-local IPv6 GID or -1 */
 	union ibv_gid gid6;
@@ -89,7 +89,9 @@ struct vt_dev {
 
 /*
  * Open device @name (NULL: $VROCE_DEV, else the first device), query it
- * and scan its GID table.  Returns 0 or -1 after printing why.
+ * and scan its GID table: @gid_index is the IPv4-mapped RoCE v2 GID to
+ * use, -1 for the first one found (index 3 on vroce, as on ConnectX; 1 on
+ * rdma_rxe).  Returns 0 or -1 after printing why.
  */
 int vt_open(const char *name, int gid_index, struct vt_dev *d);
 void vt_close(struct vt_dev *d);

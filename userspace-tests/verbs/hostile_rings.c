@@ -431,7 +431,7 @@ static int env_setup(struct env *e, const char *dev, uint64_t seed)
 
 	memset(e, 0, sizeof(*e));
 	e->rng = seed * 0x9E3779B97F4A7C15ULL + 1;
-	if (!s || vt_open(dev, 1, &e->d))
+	if (!s || vt_open(dev, -1, &e->d))
 		return -1;
 	list = ibv_get_device_list(NULL);
 	for (i = 0; list && list[i]; i++)

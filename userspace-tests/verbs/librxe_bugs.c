@@ -1246,7 +1246,7 @@ int main(int argc, char **argv)
 		}
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (vt_open(devname, 1, &dev))
+	if (vt_open(devname, -1, &dev))
 		return 1;
 	pd = ibv_alloc_pd(dev.ctx);
 	lall = vt_alloc(BUF_LEN);

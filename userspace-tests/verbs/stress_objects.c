@@ -279,7 +279,7 @@ static int worker(int id, int out_fd)
 	int i, n;
 	uint64_t t0 = vt_now_ms();
 
-	if (vt_open(dev, 1, &d))
+	if (vt_open(dev, -1, &d))
 		return 2;
 	buf = vt_alloc(BUFSZ);
 	for (i = 0; i < iterations; i++) {
@@ -311,7 +311,7 @@ static int victim(int how, int ready_fd)
 	struct held h;
 	char *buf;
 
-	if (vt_open(dev, 1, &d))
+	if (vt_open(dev, -1, &d))
 		return 2;
 	buf = vt_alloc(BUFSZ);
 	burst_create(&d, buf, &h, burst, true, &c);

@@ -2452,7 +2452,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	const char *dev = NULL, *only[16];
-	int gid = 1, nonly = 0, c;
+	int gid = -1, nonly = 0, c;
 	unsigned int i;
 	int j;
 

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vroce_fuzz: mutated RoCEv2 packets at a live device.
+ * vroce_fuzz: mutated RoCEv2 (and RoCE v1) packets at a live device.
  *
  * Sends IPv4/UDP/4791 packets, built byte by byte on a raw socket
  * (IPPROTO_RAW, so the program writes the IP header and thus knows every
- * byte the ICRC covers), at DST_IP for -t seconds, then prints
+ * byte the ICRC covers), at DST_IP for -t seconds; with -1, half of them
+ * as RoCE v1 frames instead (Ethertype 0x8915, a GRH whose GIDs are the
+ * IPv4-mapped addresses, the ICRC of IBTA annex A16) on a packet socket,
+ * with malformed GRHs among the malformed class.  Then prints
  *   "vroce_fuzz: sent N packets in S s (P pkt/s): <per-class counts>"
  * Run it in the namespace that sends (the one holding the link to DST_IP).
  *
@@ -60,6 +63,11 @@
  *   -q LIST    comma-separated QPNs of the real traffic, aimed at as well
  *   -R PPS     at most PPS packets per second (default: as fast as it can)
  *   -s SEED    PRNG seed (default: time); printed, for replay
+ *   -1 IF,MAC[,SRC]  also RoCE v1: frames out of interface IF to MAC
+ *              (DST's), from SRC (default: IF's address; the victims
+ *              answer RoCE v1 to the MAC it came from: point it where
+ *              -P's replies go); the self-test also sends its valid SEND
+ *              as RoCE v1
  *   -v         verbose
  */
 #define _GNU_SOURCE
@@ -67,7 +75,10 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <net/if.h>
 #include <netinet/in.h>
+#include <netpacket/packet.h>
+#include <sys/ioctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +97,10 @@
 #define BTH_LEN		12
 #define ICRC_LEN	4
 #define MAX_QPNS	64
+#define ETH_LEN		14
+#define GRH_LEN		40
+#define ETH_P_ROCE_V1	0x8915
+#define GRH_NEXT_BTH	0x1b
 
 /* Extension headers, in wire order after the BTH. */
 enum {
@@ -216,6 +231,31 @@ static uint32_t icrc(const uint8_t *pkt, size_t len)
 	return ~c;
 }
 
+/*
+ * The RoCE v1 ICRC (IBTA annex A16): as above with the GRH in the IP
+ * header's place (traffic class, flow label and hop limit masked, as for
+ * IPv6) and no UDP header.  @pkt starts at the GRH.
+ */
+static uint32_t icrc_v1(const uint8_t *pkt, size_t len)
+{
+	static const uint8_t lrh[8] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	uint8_t h[GRH_LEN + BTH_LEN];
+	size_t n = len < sizeof(h) ? len : sizeof(h);
+	uint32_t c;
+
+	memcpy(h, pkt, n);
+	h[0] |= 0x0f;
+	h[1] = h[2] = h[3] = 0xff;
+	h[7] = 0xff;
+	if (n > GRH_LEN + 4)
+		h[GRH_LEN + 4] = 0xff;
+	c = crc_raw(0xffffffffu, lrh, sizeof(lrh));
+	c = crc_raw(c, h, n);
+	c = crc_raw(c, pkt + n, len - n);
+	return ~c;
+}
+
 /* ------------------------------------------------------------- globals */
 
 static uint64_t rng;
@@ -248,7 +288,13 @@ static const char *const cls_name[C_COUNT] = {
 	"blind", "real-qp", "victim-req", "victim-resp", "garbage",
 	"malformed", "bad-icrc",
 };
-static uint64_t n_cls[C_COUNT], n_sent, n_send_err;
+static uint64_t n_cls[C_COUNT], n_sent, n_send_err, n_v1;
+
+/* RoCE v1 (-1): the packet socket, where frames go, and when */
+static int v1_fd = -1;
+static struct sockaddr_ll v1_sa;
+static uint8_t v1_dmac[6], v1_smac[6];
+static int v1_force;		/* the next packet goes as RoCE v1 */
 
 static void be16put(uint8_t *p, uint16_t v) { p[0] = v >> 8; p[1] = v; }
 
@@ -307,6 +353,72 @@ static void pkt_init(struct pkt *p, uint32_t saddr, uint8_t opcode,
 	p->psn = psn;
 	p->pad = -1;
 	p->fill = (uint8_t)rnd();
+}
+
+/*
+ * Send one packet of class @c and count it; a full socket buffer is
+ * counted as a send error, any other failure ends the program.
+ * Return: 0 when sent.
+ */
+static int send_out(int fd, const void *buf, size_t len,
+		    const struct sockaddr *sa, socklen_t salen, enum cls c)
+{
+	if (sendto(fd, buf, len, 0, sa, salen) < 0) {
+		if (errno != ENOBUFS && errno != EAGAIN) {
+			fprintf(stderr, "%s: sendto: %s\n", PROG,
+				strerror(errno));
+			exit(1);
+		}
+		n_send_err++;
+		return -1;
+	}
+	n_sent++;
+	n_cls[c]++;
+	return 0;
+}
+
+/*
+ * @p as a RoCE v1 frame: @bth's @blen bytes (BTH to pad) after an Ethernet
+ * header and a GRH.  A UDP length too short becomes a GRH payload length
+ * too short; a malformed packet may also get a GRH of another version or
+ * next header.
+ */
+static void send_v1(const struct pkt *p, enum cls c, const uint8_t *bth,
+		    unsigned int blen)
+{
+	static uint8_t f[ETH_LEN + GRH_LEN + 2048];
+	uint8_t *g = f + ETH_LEN, tclass = (uint8_t)rnd();
+	unsigned int paylen = blen + ICRC_LEN - (unsigned int)p->udp_short;
+	uint32_t flow = rnd() & 0xfffff, crc;
+	unsigned int i;
+
+	memcpy(f, v1_dmac, 6);
+	memcpy(f + 6, v1_smac, 6);
+	be16put(f + 12, ETH_P_ROCE_V1);
+	be32put(g, 6u << 28 | (uint32_t)tclass << 20 | flow);
+	be16put(g + 4, (uint16_t)paylen);
+	g[6] = GRH_NEXT_BTH;
+	g[7] = 64;
+	memset(g + 8, 0, 32);
+	g[18] = g[19] = g[34] = g[35] = 0xff;
+	be32put(g + 20, p->saddr);
+	be32put(g + 36, dst_ip);
+	memcpy(g + GRH_LEN, bth, blen);
+	crc = icrc_v1(g, GRH_LEN + blen - (unsigned int)p->udp_short);
+	if (p->bad_icrc)
+		crc ^= 1u << below(32);
+	for (i = 0; i < 4; i++)
+		g[GRH_LEN + blen - (unsigned int)p->udp_short + i] =
+			(uint8_t)(crc >> (8 * i));
+	if (c == C_MALFORMED && chance(30)) {
+		if (chance(50))
+			g[0] = (uint8_t)((g[0] & 0x0f) | (below(16) << 4));
+		else
+			g[6] = (uint8_t)rnd();
+	}
+	if (!send_out(v1_fd, f, ETH_LEN + GRH_LEN + blen + ICRC_LEN,
+		      (struct sockaddr *)&v1_sa, sizeof(v1_sa), c))
+		n_v1++;
 }
 
 static void pkt_send(struct pkt *p, enum cls c)
@@ -399,6 +511,10 @@ static void pkt_send(struct pkt *p, enum cls c)
 	l4 = len + ICRC_LEN - IP_LEN;
 	be16put(b + 2, (uint16_t)(len + ICRC_LEN));
 	be16put(b + IP_LEN + 4, (uint16_t)(l4 - (unsigned int)p->udp_short));
+	if (v1_fd >= 0 && (v1_force || chance(50))) {
+		send_v1(p, c, bth, len - IP_LEN - UDP_LEN);
+		return;
+	}
 	/* the ICRC ends where the UDP length says (the receiver trims) */
 	crc = icrc(b, len - (unsigned int)p->udp_short);
 	if (p->bad_icrc)
@@ -406,18 +522,8 @@ static void pkt_send(struct pkt *p, enum cls c)
 	for (i = 0; i < 4; i++)
 		b[len - (unsigned int)p->udp_short + i] = (uint8_t)(crc >> (8 * i));
 
-	if (sendto(raw_fd, b, len + ICRC_LEN, 0, (struct sockaddr *)&dst_sa,
-		   sizeof(dst_sa)) < 0) {
-		if (errno != ENOBUFS && errno != EAGAIN) {
-			fprintf(stderr, "%s: sendto: %s\n", PROG,
-				strerror(errno));
-			exit(1);
-		}
-		n_send_err++;
-		return;
-	}
-	n_sent++;
-	n_cls[c]++;
+	send_out(raw_fd, b, len + ICRC_LEN, (struct sockaddr *)&dst_sa,
+		 sizeof(dst_sa), c);
 }
 
 /* ------------------------------------------------------------- victims */
@@ -1112,6 +1218,91 @@ static void gen_victim_resp(struct victim *v)
  * A valid SEND from the peer lands byte for byte; the same with a bad
  * ICRC does not.  Proves the ICRC and header code against the receiver.
  */
+/* The same valid SEND as a RoCE v1 frame: it must land intact too. */
+static int self_test_v1(struct victim *v, const uint8_t *msg, size_t len)
+{
+	struct ibv_wc wc;
+	struct pkt p;
+	uint64_t end;
+	int got = 0;
+
+	pkt_init(&p, peer_ip, T_RC | OP_SEND_ONLY, v->qp->qp_num, v->epsn);
+	p.payload = msg;
+	p.paylen = (uint32_t)len;
+	v1_force = 1;
+	pkt_send(&p, C_VICTIM_REQ);
+	v1_force = 0;
+	for (end = vt_now_ms() + 5000; !got && vt_now_ms() < end; ) {
+		if (ibv_poll_cq(cq, 1, &wc) != 1) {
+			usleep(1000);
+			continue;
+		}
+		got = wc.opcode == IBV_WC_RECV && wc.qp_num == v->qp->qp_num;
+	}
+	if (!got || wc.status != IBV_WC_SUCCESS || wc.byte_len != len ||
+	    memcmp(rbuf_at(v, (int)wc.wr_id), msg, len)) {
+		fprintf(stderr, "%s: self-test FAIL: a valid RoCE v1 SEND from the peer did not arrive intact (%s, status %s, %u bytes)\n",
+			PROG, got ? "completed" : "no completion",
+			got ? vt_wcname(wc.status) : "-", got ? wc.byte_len : 0);
+		return -1;
+	}
+	v->epsn = (v->epsn + 1) & 0xffffff;
+	printf("%s: self-test ok: RoCE v1 too\n", PROG);
+	return 0;
+}
+
+/*
+ * -1 IF,MAC[,SRC]: a packet socket on IF, frames to MAC from SRC (IF's
+ * own address by default).  Return: 0, or -1 (said why).
+ */
+static int v1_open(const char *arg)
+{
+	char ifname[IF_NAMESIZE] = "";
+	unsigned int m[6], sm[6];
+	const char *src;
+	struct ifreq ifr;
+	const char *comma = strchr(arg, ',');
+	int i;
+
+	if (!comma || (size_t)(comma - arg) >= sizeof(ifname) ||
+	    sscanf(comma + 1, "%x:%x:%x:%x:%x:%x", &m[0], &m[1], &m[2],
+		   &m[3], &m[4], &m[5]) != 6) {
+		fprintf(stderr, "%s: -1 wants IF,MAC\n", PROG);
+		return -1;
+	}
+	memcpy(ifname, arg, (size_t)(comma - arg));
+	for (i = 0; i < 6; i++)
+		v1_dmac[i] = (uint8_t)m[i];
+	v1_fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (v1_fd < 0) {
+		fprintf(stderr, "%s: packet socket: %s\n", PROG, strerror(errno));
+		return -1;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, ifname, sizeof(ifname));
+	if (ioctl(v1_fd, SIOCGIFHWADDR, &ifr) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", PROG, ifname, strerror(errno));
+		return -1;
+	}
+	memcpy(v1_smac, ifr.ifr_hwaddr.sa_data, 6);
+	src = strchr(comma + 1, ',');
+	if (src) {
+		if (sscanf(src + 1, "%x:%x:%x:%x:%x:%x", &sm[0], &sm[1],
+			   &sm[2], &sm[3], &sm[4], &sm[5]) != 6) {
+			fprintf(stderr, "%s: -1: bad SRC MAC\n", PROG);
+			return -1;
+		}
+		for (i = 0; i < 6; i++)
+			v1_smac[i] = (uint8_t)sm[i];
+	}
+	memset(&v1_sa, 0, sizeof(v1_sa));
+	v1_sa.sll_family = AF_PACKET;
+	v1_sa.sll_ifindex = (int)if_nametoindex(ifname);
+	v1_sa.sll_halen = 6;
+	memcpy(v1_sa.sll_addr, v1_dmac, 6);
+	return v1_sa.sll_ifindex ? 0 : -1;
+}
+
 static int self_test(void)
 {
 	struct victim *v = &vic[0];
@@ -1158,14 +1349,14 @@ static int self_test(void)
 	v->epsn = (v->epsn + 1) & 0xffffff;
 	printf("%s: self-test ok: a valid ICRC is accepted and the SEND placed intact, a bad ICRC dropped\n",
 	       PROG);
-	return 0;
+	return v1_fd >= 0 ? self_test_v1(v, msg, sizeof(msg)) : 0;
 }
 
 /* ----------------------------------------------------------------- main */
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: %s [-t SEC] [-d DEV] [-P PEER_IP] [-X IP] [-q QPN,...] [-R PPS] [-s SEED] [-v] DST_IP\n",
+	fprintf(f, "usage: %s [-t SEC] [-d DEV] [-P PEER_IP] [-X IP] [-q QPN,...] [-R PPS] [-s SEED] [-1 IF,MAC[,SRC]] [-v] DST_IP\n",
 		PROG);
 }
 
@@ -1191,13 +1382,14 @@ static double now_s(void)
 int main(int argc, char **argv)
 {
 	const char *dev_name = NULL, *peer_s = NULL, *excl_s = NULL;
+	const char *v1_arg = NULL;
 	double secs = 10, rate = 0, t0, t;
 	uint64_t seed = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 20;
 	char *e, *tok;
 	int o, i, c, ret = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((o = getopt(argc, argv, "t:d:P:X:q:R:s:vh")) != -1) {
+	while ((o = getopt(argc, argv, "t:d:P:X:q:R:s:1:vh")) != -1) {
 		switch (o) {
 		case 't':
 			secs = strtod(optarg, &e);
@@ -1230,6 +1422,9 @@ int main(int argc, char **argv)
 			break;
 		case 's':
 			seed = strtoull(optarg, NULL, 0);
+			break;
+		case '1':
+			v1_arg = optarg;
 			break;
 		case 'v':
 			vt_verbose = 1;
@@ -1265,6 +1460,8 @@ int main(int argc, char **argv)
 	}
 	dst_sa.sin_family = AF_INET;
 	dst_sa.sin_addr.s_addr = htonl(dst_ip);
+	if (v1_arg && v1_open(v1_arg))
+		return 1;
 
 	if (dev_name) {
 		if (victims_setup(dev_name))
@@ -1334,7 +1531,7 @@ int main(int argc, char **argv)
 	       n_sent, t, (double)n_sent / t);
 	for (c = 0; c < C_COUNT; c++)
 		printf(" %s %" PRIu64 ",", cls_name[c], n_cls[c]);
-	printf(" send errors %" PRIu64, n_send_err);
+	printf(" send errors %" PRIu64 ", RoCE v1 %" PRIu64, n_send_err, n_v1);
 	if (have_dev)
 		printf("; victim resets %" PRIu64 " (%" PRIu64
 		       " raced by a packet in flight), completions %" PRIu64

@@ -4,8 +4,9 @@
  * (captured by the interop scenario, 40-interop-rxe) and an IPv6 packet
  * whose ICRC was computed independently (zlib.crc32 over the masked packet,
  * IBTA annex A17.3.3); the same Python check agreed with all 76466 RoCEv2
- * packets of that capture.  Each vector runs from the IP header to the
- * ICRC, which is its last 4 bytes.
+ * packets of that capture.  A RoCE v1 packet (annex A16: the GRH in the
+ * IP header's place, no UDP header) computed the same way.  Each vector
+ * runs from the IP header (or GRH) to the ICRC, which is its last 4 bytes.
  */
 #include <kunit/test.h>
 #include <linux/ip.h>
@@ -87,22 +88,55 @@ static const u8 vec_v6_ud[] = {
 	0x4d, 0xfc, 0x01, 0x28,
 };
 
+/*
+ * The same UD SEND as a RoCE v1 packet: GRH (next header 0x1b, the BTH)
+ * and no UDP header; ICRC 0xccd4bd3d computed in Python the same way
+ */
+static const u8 vec_v1_ud[] = {
+	0x6a, 0x12, 0x34, 0x56, 0x00, 0x24, 0x1b, 0x40,
+	0x20, 0x01, 0x0d, 0xb8, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+	0x20, 0x01, 0x0d, 0xb8, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02,
+	0x65, 0xe0, 0xff, 0xff, 0x00, 0x00, 0x00, 0x01,
+	0x80, 0x12, 0x34, 0x56, 0x80, 0x01, 0x00, 0x00,
+	0x00, 0x00, 0x0a, 0xbc, 0xde, 0xad, 0xbe, 0xef,
+	0x76, 0x72, 0x6f, 0x63, 0x65, 0x21, 0x00, 0x00,
+	0x3d, 0xbd, 0xd4, 0xcc,
+};
+
 struct icrc_vec {
 	const char *name;
 	const u8 *pkt;
 	size_t len;
-	bool ipv6;
+	enum vroce_wire wire;
 };
 
-#define VEC(n, v6)	{ #n, vec_##n, sizeof(vec_##n), v6 }
+#define VEC(n, w)	{ #n, vec_##n, sizeof(vec_##n), VROCE_WIRE_##w }
 
 static const struct icrc_vec icrc_vecs[] = {
-	VEC(rxe_ack, false),
-	VEC(rxe_read_req, false),
-	VEC(rxe_fetch_add, false),
-	VEC(rxe_send_only, false),
-	VEC(v6_ud, true),
+	VEC(rxe_ack, V2_IPV4),
+	VEC(rxe_read_req, V2_IPV4),
+	VEC(rxe_fetch_add, V2_IPV4),
+	VEC(rxe_send_only, V2_IPV4),
+	VEC(v6_ud, V2_IPV6),
+	VEC(v1_ud, V1),
 };
+
+/* IPv6 or GRH: the same layout, and the same variant fields. */
+static bool ip6_layout(const struct icrc_vec *v)
+{
+	return v->wire != VROCE_WIRE_V2_IPV4;
+}
+
+/* Bytes of IP (or GRH) and UDP header before the BTH. */
+static size_t l3_len(const struct icrc_vec *v)
+{
+	size_t l3 = ip6_layout(v) ? sizeof(struct ipv6hdr) :
+				    sizeof(struct iphdr);
+
+	return v->wire == VROCE_WIRE_V1 ? l3 : l3 + sizeof(struct udphdr);
+}
 
 static const void *icrc_vec_gen(const void *prev, char *desc)
 {
@@ -117,8 +151,7 @@ static const void *icrc_vec_gen(const void *prev, char *desc)
 
 static size_t hdrs_len(const struct icrc_vec *v)
 {
-	return (v->ipv6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr)) +
-	       sizeof(struct udphdr) + sizeof(struct vroce_bth);
+	return l3_len(v) + sizeof(struct vroce_bth);
 }
 
 /* The ICRC field: the CRC's low byte first. */
@@ -141,7 +174,7 @@ static u8 *vec_copy(struct kunit *test, const struct icrc_vec *v)
 
 static u32 pkt_icrc(const struct icrc_vec *v, const u8 *p)
 {
-	return vroce_icrc_packet(p, v->ipv6, v->len - VROCE_ICRC_SIZE);
+	return vroce_icrc_packet(p, v->wire, v->len - VROCE_ICRC_SIZE);
 }
 
 static void icrc_matches_vector(struct kunit *test)
@@ -160,7 +193,7 @@ static void icrc_incremental(struct kunit *test)
 	u8 *p = vec_copy(test, v);
 
 	for (step = 1; step <= end - hdr; step++) {
-		u32 crc = vroce_icrc_start(p, v->ipv6);
+		u32 crc = vroce_icrc_start(p, v->wire);
 
 		for (at = hdr; at < end; at += step)
 			crc = vroce_icrc_update(crc, p + at,
@@ -174,11 +207,11 @@ static void icrc_incremental(struct kunit *test)
 static void icrc_ignores_variant_fields(struct kunit *test)
 {
 	const struct icrc_vec *v = test->param_value;
-	size_t l3 = v->ipv6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr);
+	size_t l3 = l3_len(v);
 	u32 want = wire_icrc(v->pkt, v->len);
 	u8 *p = vec_copy(test, v);
 
-	if (v->ipv6) {
+	if (ip6_layout(v)) {
 		struct ipv6hdr *ip6 = (struct ipv6hdr *)p;
 
 		ip6->priority ^= 0xf;
@@ -195,9 +228,13 @@ static void icrc_ignores_variant_fields(struct kunit *test)
 		ip4->ttl = 1;
 		p[offsetof(struct iphdr, check)] ^= 0x12;
 	}
-	p[l3 + offsetof(struct udphdr, check)] ^= 0xbe;
-	p[l3 + offsetof(struct udphdr, check) + 1] ^= 0xef;
-	p[l3 + sizeof(struct udphdr) + 4] ^= 0xff;	/* BTH resv8a */
+	if (v->wire != VROCE_WIRE_V1) {
+		p[l3 - sizeof(struct udphdr) +
+		  offsetof(struct udphdr, check)] ^= 0xbe;
+		p[l3 - sizeof(struct udphdr) +
+		  offsetof(struct udphdr, check) + 1] ^= 0xef;
+	}
+	p[l3 + 4] ^= 0xff;	/* BTH resv8a */
 	KUNIT_EXPECT_EQ(test, pkt_icrc(v, p), want);
 }
 
@@ -205,7 +242,7 @@ static void icrc_ignores_variant_fields(struct kunit *test)
 static void icrc_covers_invariant_bytes(struct kunit *test)
 {
 	const struct icrc_vec *v = test->param_value;
-	size_t l3 = v->ipv6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr);
+	size_t l3 = l3_len(v);
 	u32 want = wire_icrc(v->pkt, v->len);
 	size_t i, checked = 0;
 	u8 *p = vec_copy(test, v);
@@ -214,14 +251,16 @@ static void icrc_covers_invariant_bytes(struct kunit *test)
 		bool variant;
 		u8 bit;
 
-		if (v->ipv6)
+		if (ip6_layout(v))
 			variant = i < 4 || i == 7;
 		else
 			variant = i == 1 || i == 8 || i == 10 || i == 11;
-		variant |= i == l3 + 6 || i == l3 + 7 ||
-			   i == l3 + sizeof(struct udphdr) + 4;
+		/* the UDP checksum, and the BTH's resv8a */
+		if (v->wire != VROCE_WIRE_V1)
+			variant |= i == l3 - 2 || i == l3 - 1;
+		variant |= i == l3 + 4;
 		/* Byte 0 of IPv6: only its low nibble is traffic class. */
-		bit = v->ipv6 && i == 0 ? 0x10 : 0x01;
+		bit = ip6_layout(v) && i == 0 ? 0x10 : 0x01;
 		if (variant && bit == 0x01)
 			continue;
 		p[i] ^= bit;
@@ -239,7 +278,7 @@ static void icrc_short_packet(struct kunit *test)
 	const struct icrc_vec *v = test->param_value;
 	u8 *p = vec_copy(test, v);
 
-	KUNIT_EXPECT_EQ(test, vroce_icrc_packet(p, v->ipv6, hdrs_len(v) - 1),
+	KUNIT_EXPECT_EQ(test, vroce_icrc_packet(p, v->wire, hdrs_len(v) - 1),
 			0U);
 }
 
