@@ -187,17 +187,11 @@ static void vroce_portq_noop(void *info)
 {
 }
 
-/*
- * Off by default until the whole suite has run with it on.  With one FIFO,
- * 65-cc-toggle on the debug kernel (8 QPs under CE marks while every
- * setting flips) ended in READs that exhausted their retries: READ
- * responses waited behind the device's own requests.  Answers now have
- * their own FIFO, and 65 passes there with the shaper on.
- */
-static bool vroce_port_shaper;
+/* Off: cc/line_rate only caps DCQCN and the pacer, per QP, as before. */
+static bool vroce_port_shaper = true;
 module_param_named(port_shaper, vroce_port_shaper, bool, 0644);
 MODULE_PARM_DESC(port_shaper,
-		 "a written cc/line_rate shapes the device's whole traffic (default: off)");
+		 "a written cc/line_rate shapes the device's whole traffic (default: on)");
 
 /**
  * vroce_portq_shaped() - does the port's shaper take @vdev's packets?

@@ -54,10 +54,8 @@ command -v dumpcap >/dev/null || vt_fail "no dumpcap (tshark; ci/setup.sh instal
 
 vt_load_vroce
 vt_vroce_netns_pair
-# the port's shaper is off by default until it holds on the debug kernel
-SHAPER=/sys/module/vroce/parameters/port_shaper
-echo 1 >"$SHAPER" || vt_fail "cannot turn the port's shaper on"
-trap 'echo 0 >"$SHAPER" || :' EXIT
+vt_expect_eq "port_shaper (default)" \
+	"$(cat /sys/module/vroce/parameters/port_shaper)" Y
 
 results=
 for round in $ROUNDS; do
