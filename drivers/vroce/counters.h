@@ -11,8 +11,8 @@
 #include <rdma/ib_verbs.h>
 
 enum vroce_counter {
-	VROCE_CNT_RX_PACKETS,		/* RoCEv2 packets accepted */
-	VROCE_CNT_TX_PACKETS,		/* RoCEv2 packets sent */
+	VROCE_CNT_RX_PACKETS,		/* RoCE packets (v2 and v1) accepted */
+	VROCE_CNT_TX_PACKETS,		/* RoCE packets (v2 and v1) sent */
 	VROCE_CNT_RX_ICRC_ERR,		/* dropped: bad ICRC */
 	VROCE_CNT_RX_HDR_ERR,		/* dropped: malformed headers/lengths */
 	VROCE_CNT_RX_NO_QP,		/* dropped: unknown or wrong-type QP */

@@ -299,7 +299,7 @@ static int vroce_v1_recv(struct sk_buff *skb, struct net_device *ndev,
 	}
 	skb_reset_network_header(skb);
 	grh = ipv6_hdr(skb);
-	if ((grh->version != 6 || grh->nexthdr != VROCE_GRH_NEXT_HDR_BTH)) {
+	if (grh->version != 6 || grh->nexthdr != VROCE_GRH_NEXT_HDR_BTH) {
 		vroce_drop(vdev, skb, VROCE_CNT_RX_HDR_ERR);
 		goto out;
 	}
