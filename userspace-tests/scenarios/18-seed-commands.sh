@@ -47,5 +47,5 @@ vt_log "RoCE v1 rounds: $rx RoCE packets received, $udp UDP datagrams"
 [ "$rx" -ge 100 ] || vt_fail "RoCE v1 rounds: only $rx RoCE packets received"
 [ "$udp" -lt 10 ] ||
 	vt_fail "RoCE v1 rounds: $udp UDP datagrams received: not RoCE v1"
-vt_barrier done || true
+vt_barrier "done" || true
 vt_pass "GIDs 3 (RoCE v2) and 2 (RoCE v1) found as show_gids does; ib_write_bw -x 3 and -x 2 both ways"

@@ -37,5 +37,5 @@ for op in send write read; do
 done
 run_pair ib_atomic_bw 18900 ib_atomic_bw -d dev0 -x $gid -F -n 100
 run_pair ib_atomic_lat 18910 ib_atomic_lat -d dev0 -x $gid -F -n 100
-vt_barrier done || true
+vt_barrier "done" || true
 vt_pass "$(rdma statistic show link dev0/1 | cut -c1-120)"
