@@ -73,15 +73,15 @@ static struct vroce_dev *vroce_dev_of_netdev(struct net_device *ndev)
  * except fault injection, which gets a real ICRC, vroce_rcv()); @roce_v1,
  * its network header is a RoCE v1 GRH and no UDP header follows it.
  */
-struct vroce_loop_cb {
+struct vroce_rx_cb {
 	bool no_icrc;
 	bool roce_v1;
 };
 
-static struct vroce_loop_cb *vroce_loop_cb(struct sk_buff *skb)
+static struct vroce_rx_cb *vroce_rx_cb(struct sk_buff *skb)
 {
-	BUILD_BUG_ON(sizeof(struct vroce_loop_cb) > sizeof(skb->cb));
-	return (struct vroce_loop_cb *)skb->cb;
+	BUILD_BUG_ON(sizeof(struct vroce_rx_cb) > sizeof(skb->cb));
+	return (struct vroce_rx_cb *)skb->cb;
 }
 
 /*
@@ -125,7 +125,7 @@ void __vroce_rcv(struct vroce_dev *vdev, struct sk_buff *skb)
 	unsigned int total, hdr_len, pad, l3_len;
 	u32 icrc;
 
-	pkt.roce_v1 = vroce_loop_cb(skb)->roce_v1;
+	pkt.roce_v1 = vroce_rx_cb(skb)->roce_v1;
 	if (pkt.roce_v1) {
 		/* the GRH's payload length counts BTH to ICRC */
 		total = ntohs(ipv6_hdr(skb)->payload_len);
@@ -175,7 +175,7 @@ void __vroce_rcv(struct vroce_dev *vdev, struct sk_buff *skb)
 	}
 	if (skb->dev && is_vlan_dev(skb->dev))
 		pkt.oif = skb->dev->ifindex;
-	if (!vroce_loop_cb(skb)->no_icrc) {
+	if (!vroce_rx_cb(skb)->no_icrc) {
 		l3_len = skb->data - skb_network_header(skb);
 		icrc = vroce_icrc_packet(skb_network_header(skb),
 					 vroce_wire(pkt.roce_v1, pkt.ipv6),
@@ -211,7 +211,7 @@ hdr_err:
 /* A loopback packet without ICRC gets one: fault injection may corrupt it. */
 static void vroce_loop_add_icrc(struct sk_buff *skb)
 {
-	struct vroce_loop_cb *cb = vroce_loop_cb(skb);
+	struct vroce_rx_cb *cb = vroce_rx_cb(skb);
 	u8 *end = skb_tail_pointer(skb) - VROCE_ICRC_SIZE;
 	u32 icrc;
 
@@ -265,8 +265,8 @@ static int vroce_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 		vroce_drop(vdev, skb, VROCE_CNT_RX_HDR_ERR);
 	} else {
 		skb_pull(skb, sizeof(struct udphdr));
-		vroce_loop_cb(skb)->no_icrc = false;
-		vroce_loop_cb(skb)->roce_v1 = false;
+		vroce_rx_cb(skb)->no_icrc = false;
+		vroce_rx_cb(skb)->roce_v1 = false;
 		vroce_rcv(vdev, skb);
 	}
 	ib_device_put(&vdev->ibdev);
@@ -305,8 +305,8 @@ static int vroce_v1_recv(struct sk_buff *skb, struct net_device *ndev,
 	}
 	skb_pull(skb, sizeof(*grh));
 	skb_reset_transport_header(skb);
-	vroce_loop_cb(skb)->no_icrc = false;
-	vroce_loop_cb(skb)->roce_v1 = true;
+	vroce_rx_cb(skb)->no_icrc = false;
+	vroce_rx_cb(skb)->roce_v1 = true;
 	vroce_rcv(vdev, skb);
 out:
 	ib_device_put(&vdev->ibdev);
@@ -391,8 +391,8 @@ static void vroce_mcast_loop(struct vroce_dev *vdev, const struct vroce_av *av,
 	/* a RoCE v1 packet's transport header is its BTH */
 	skb_pull(copy, skb_transport_offset(copy) +
 		 (av->roce_v1 ? 0 : sizeof(struct udphdr)));
-	vroce_loop_cb(copy)->no_icrc = false;
-	vroce_loop_cb(copy)->roce_v1 = av->roce_v1;
+	vroce_rx_cb(copy)->no_icrc = false;
+	vroce_rx_cb(copy)->roce_v1 = av->roce_v1;
 	skb_queue_tail(&vdev->loop_q, copy);
 	queue_work(system_highpri_wq, &vdev->loop_work);
 }
@@ -771,9 +771,9 @@ static int vroce_pkt_xmit_v1(struct vroce_dev *vdev, const struct vroce_av *av,
 	vroce_push_ip6(skb, av, VROCE_GRH_NEXT_HDR_BTH);
 	skb->priority = av->prio;
 
-	vroce_loop_cb(skb)->roce_v1 = true;
-	vroce_loop_cb(skb)->no_icrc = target && !corrupt;
-	if (!vroce_loop_cb(skb)->no_icrc) {
+	vroce_rx_cb(skb)->roce_v1 = true;
+	vroce_rx_cb(skb)->no_icrc = target && !corrupt;
+	if (!vroce_rx_cb(skb)->no_icrc) {
 		icrc = vroce_icrc_packet(skb->data, VROCE_WIRE_V1,
 					 skb->len - VROCE_ICRC_SIZE);
 		put_unaligned_le32(icrc,
@@ -842,8 +842,8 @@ static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
 	skb->priority = av->prio;
 
 	/* no wire, no ICRC: unless it is to be corrupted on the way */
-	vroce_loop_cb(skb)->no_icrc = local && !corrupt;
-	if (!vroce_loop_cb(skb)->no_icrc) {
+	vroce_rx_cb(skb)->no_icrc = local && !corrupt;
+	if (!vroce_rx_cb(skb)->no_icrc) {
 		icrc = vroce_icrc_packet(skb_network_header(skb),
 					 vroce_wire(false, av->ipv6),
 					 skb->len - VROCE_ICRC_SIZE);
@@ -863,7 +863,7 @@ static int vroce_pkt_xmit(struct vroce_dev *vdev, const struct vroce_av *av,
 			return -EHOSTUNREACH;
 		}
 		skb_pull(skb, skb_transport_offset(skb) + sizeof(*udph));
-		vroce_loop_cb(skb)->roce_v1 = false;
+		vroce_rx_cb(skb)->roce_v1 = false;
 		vroce_loop_deliver(target, skb);
 		ib_device_put(&target->ibdev);
 		return 0;

@@ -187,7 +187,7 @@ static void vroce_portq_noop(void *info)
 {
 }
 
-/* Off: cc/line_rate only caps DCQCN and the pacer, per QP, as before. */
+/* Set to 0, cc/line_rate only caps DCQCN and the pacer, per QP. */
 static bool vroce_port_shaper = true;
 module_param_named(port_shaper, vroce_port_shaper, bool, 0644);
 MODULE_PARM_DESC(port_shaper,
