@@ -37,6 +37,33 @@ static const struct rdma_stat_desc vroce_counter_descs[VROCE_CNT_COUNT] = {
 	[VROCE_CNT_NP_CNP_SENT].name = "np_cnp_sent",
 	[VROCE_CNT_RP_CNP_HANDLED].name = "rp_cnp_handled",
 	[VROCE_CNT_RP_CNP_IGNORED].name = "rp_cnp_ignored",
+	[VROCE_CNT_RX_PRIO0_PAUSE + 0].name = "rx_prio0_pause",
+	[VROCE_CNT_RX_PRIO0_PAUSE + 1].name = "rx_prio1_pause",
+	[VROCE_CNT_RX_PRIO0_PAUSE + 2].name = "rx_prio2_pause",
+	[VROCE_CNT_RX_PRIO0_PAUSE + 3].name = "rx_prio3_pause",
+	[VROCE_CNT_RX_PRIO0_PAUSE + 4].name = "rx_prio4_pause",
+	[VROCE_CNT_RX_PRIO0_PAUSE + 5].name = "rx_prio5_pause",
+	[VROCE_CNT_RX_PRIO0_PAUSE + 6].name = "rx_prio6_pause",
+	[VROCE_CNT_RX_PRIO0_PAUSE + 7].name = "rx_prio7_pause",
+	[VROCE_CNT_RX_PRIO0_PAUSE_DURATION + 0].name = "rx_prio0_pause_duration",
+	[VROCE_CNT_RX_PRIO0_PAUSE_DURATION + 1].name = "rx_prio1_pause_duration",
+	[VROCE_CNT_RX_PRIO0_PAUSE_DURATION + 2].name = "rx_prio2_pause_duration",
+	[VROCE_CNT_RX_PRIO0_PAUSE_DURATION + 3].name = "rx_prio3_pause_duration",
+	[VROCE_CNT_RX_PRIO0_PAUSE_DURATION + 4].name = "rx_prio4_pause_duration",
+	[VROCE_CNT_RX_PRIO0_PAUSE_DURATION + 5].name = "rx_prio5_pause_duration",
+	[VROCE_CNT_RX_PRIO0_PAUSE_DURATION + 6].name = "rx_prio6_pause_duration",
+	[VROCE_CNT_RX_PRIO0_PAUSE_DURATION + 7].name = "rx_prio7_pause_duration",
+	[VROCE_CNT_TX_PRIO0_PAUSE + 0].name = "tx_prio0_pause",
+	[VROCE_CNT_TX_PRIO0_PAUSE + 1].name = "tx_prio1_pause",
+	[VROCE_CNT_TX_PRIO0_PAUSE + 2].name = "tx_prio2_pause",
+	[VROCE_CNT_TX_PRIO0_PAUSE + 3].name = "tx_prio3_pause",
+	[VROCE_CNT_TX_PRIO0_PAUSE + 4].name = "tx_prio4_pause",
+	[VROCE_CNT_TX_PRIO0_PAUSE + 5].name = "tx_prio5_pause",
+	[VROCE_CNT_TX_PRIO0_PAUSE + 6].name = "tx_prio6_pause",
+	[VROCE_CNT_TX_PRIO0_PAUSE + 7].name = "tx_prio7_pause",
+	[VROCE_CNT_RX_PAUSE_IGNORED].name = "rx_pause_ignored",
+	[VROCE_CNT_PFC_WATCHDOG_EVENTS].name = "pfc_watchdog_events",
+	[VROCE_CNT_PFC_WATCHDOG_DISCARDS].name = "pfc_watchdog_discards",
 };
 
 /**
@@ -77,8 +104,7 @@ void vroce_counter_inc(struct vroce_dev *vdev, enum vroce_counter c)
  * @c: the counter
  * @n: how many
  */
-void vroce_counter_add(struct vroce_dev *vdev, enum vroce_counter c,
-		       unsigned int n)
+void vroce_counter_add(struct vroce_dev *vdev, enum vroce_counter c, u64 n)
 {
 	this_cpu_add(vdev->counters->cnt[c], n);
 }
@@ -114,8 +140,14 @@ static int vroce_get_hw_stats(struct ib_device *ibdev,
 	struct vroce_dev *vdev = to_vroce_dev(ibdev);
 	int i;
 
+	/* a pause still running counts up to now */
+	vroce_pfc_port_settle(vdev);
 	for (i = 0; i < VROCE_CNT_COUNT; i++)
 		stats->value[i] = vroce_counter_read(vdev, i);
+	/* kept in ns, so that many short pauses add up; shown in us */
+	for (i = 0; i < VROCE_PFC_NR_PRIOS; i++)
+		do_div(stats->value[VROCE_CNT_RX_PRIO0_PAUSE_DURATION + i],
+		       NSEC_PER_USEC);
 	return VROCE_CNT_COUNT;
 }
 

@@ -38,6 +38,16 @@ enum vroce_counter {
 	VROCE_CNT_NP_CNP_SENT,		/* CNPs sent */
 	VROCE_CNT_RP_CNP_HANDLED,	/* CNPs that reached a QP's DCQCN */
 	VROCE_CNT_RP_CNP_IGNORED,	/* CNPs for no QP, or one without CC */
+	/* PFC (pfc_port.c), eight each, priority 0 first */
+	VROCE_CNT_RX_PRIO0_PAUSE,	/* frames that paused or resumed it */
+	VROCE_CNT_RX_PRIO0_PAUSE_DURATION = VROCE_CNT_RX_PRIO0_PAUSE + 8,
+					/* time paused: counted in ns, shown in us */
+	VROCE_CNT_TX_PRIO0_PAUSE = VROCE_CNT_RX_PRIO0_PAUSE_DURATION + 8,
+					/* PFC frames sent naming it */
+	VROCE_CNT_RX_PAUSE_IGNORED = VROCE_CNT_TX_PRIO0_PAUSE + 8,
+					/* MAC control frames not honoured */
+	VROCE_CNT_PFC_WATCHDOG_EVENTS,	/* a priority's pause cut short */
+	VROCE_CNT_PFC_WATCHDOG_DISCARDS, /* its packets dropped meanwhile */
 	VROCE_CNT_COUNT,
 };
 
@@ -54,8 +64,7 @@ struct vroce_dev;
 int vroce_counters_init(struct vroce_dev *vdev);
 void vroce_counters_free(struct vroce_dev *vdev);
 void vroce_counter_inc(struct vroce_dev *vdev, enum vroce_counter c);
-void vroce_counter_add(struct vroce_dev *vdev, enum vroce_counter c,
-		       unsigned int n);
+void vroce_counter_add(struct vroce_dev *vdev, enum vroce_counter c, u64 n);
 u64 vroce_counter_read(struct vroce_dev *vdev, enum vroce_counter c);
 
 extern const struct ib_device_ops vroce_counters_ops;

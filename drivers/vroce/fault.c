@@ -9,6 +9,12 @@
  * is non-zero.  Delayed and reordered packets wait on a list that a
  * delayed work item sends (transmit) or delivers (receive) when due; the
  * list is bounded, a packet beyond it is dropped and counted.
+ *
+ * Received packets held there stand for a slow receiver's backlog: they
+ * are the port's receive buffer, VROCE_FAULT_RX_BUFFER bytes per priority
+ * (qos.c's receive priority).  A packet that finds its priority's buffer
+ * full is dropped (rx_buffer_drop), as a NIC without flow control drops
+ * it; with PFC on the priority, pfc_tx.c asks the peer to pause before.
  */
 #include <linux/debugfs.h>
 #include <linux/ip.h>
@@ -26,6 +32,8 @@
 #define VROCE_FAULT_MAX_HELD	4096
 /* How long a reordered packet waits: the packets after it overtake it. */
 #define VROCE_FAULT_REORDER_MS	1
+/* A priority's share of the receive buffer, in frame bytes. */
+#define VROCE_FAULT_RX_BUFFER	VROCE_PFC_TX_BUFFER
 /* Longest delay a user can set. */
 #define VROCE_FAULT_MAX_DELAY_MS 10000
 
@@ -77,6 +85,7 @@ enum vroce_fault_event {
 	VROCE_FE_CE_MARK,
 	VROCE_FE_ALLOC_FAIL,
 	VROCE_FE_HELD_OVERFLOW,
+	VROCE_FE_RX_BUFFER_DROP,
 	VROCE_FE_COUNT,
 };
 
@@ -94,6 +103,7 @@ static const char * const vroce_fault_event_names[VROCE_FE_COUNT] = {
 	[VROCE_FE_CE_MARK] = "ce_mark",
 	[VROCE_FE_ALLOC_FAIL] = "alloc_fail",
 	[VROCE_FE_HELD_OVERFLOW] = "held_overflow",
+	[VROCE_FE_RX_BUFFER_DROP] = "rx_buffer_drop",
 };
 
 struct vroce_fault;
@@ -114,6 +124,7 @@ struct vroce_fault_knob {
  * @skb: the packet
  * @due: jiffies when it goes
  * @tx: transmit (@av, @entropy valid), else receive
+ * @prio: receive: the priority whose buffer holds it
  * @av: transmit: destination
  * @entropy: transmit: flow entropy
  */
@@ -122,6 +133,7 @@ struct vroce_fault_held {
 	struct sk_buff *skb;
 	unsigned long due;
 	bool tx;
+	u8 prio;
 	struct vroce_av av;
 	u32 entropy;
 };
@@ -133,9 +145,10 @@ struct vroce_fault_held {
  * @knob: the knobs
  * @fail_alloc: creations still to fail (the fail_alloc_next knob's count)
  * @events: injected events, per enum vroce_fault_event
- * @lock: protects @held and @nheld; BH-safe
+ * @lock: protects @held, @nheld and @rx_bytes; BH-safe
  * @held: delayed and reordered packets, in arrival order
  * @nheld: entries in @held
+ * @rx_bytes: per priority, the bytes of received packets in @held
  * @work: sends or delivers what is due
  */
 struct vroce_fault {
@@ -147,6 +160,7 @@ struct vroce_fault {
 	spinlock_t lock; /* see above */
 	struct list_head held;
 	u32 nheld;
+	u32 rx_bytes[VROCE_PFC_NR_PRIOS];
 	struct delayed_work work;
 };
 
@@ -210,11 +224,16 @@ static int vroce_fault_knob_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(vroce_fault_knob_fops, vroce_fault_knob_get,
 			 vroce_fault_knob_set, "%llu\n");
 
-/* Hold @skb for @ms; false (the caller goes on with it) when full. */
+/*
+ * Hold @skb for @ms; false (the caller goes on with it) when the list is
+ * full.  A received packet (@av NULL) whose priority's buffer is full is
+ * dropped: true, @skb consumed.
+ */
 static bool vroce_fault_hold(struct vroce_fault *f, struct sk_buff *skb,
 			     const struct vroce_av *av, u32 entropy, u32 ms)
 {
 	struct vroce_fault_held *h;
+	u32 backlog = 0;
 
 	h = kzalloc(sizeof(*h), GFP_ATOMIC);
 	if (!h)
@@ -225,6 +244,8 @@ static bool vroce_fault_hold(struct vroce_fault *f, struct sk_buff *skb,
 	if (av) {
 		h->av = *av;
 		h->entropy = entropy;
+	} else {
+		h->prio = vroce_qos_rx_prio(f->vdev, skb);
 	}
 	spin_lock_bh(&f->lock);
 	if (f->nheld >= VROCE_FAULT_MAX_HELD) {
@@ -233,9 +254,22 @@ static bool vroce_fault_hold(struct vroce_fault *f, struct sk_buff *skb,
 		vroce_fault_event(f, VROCE_FE_HELD_OVERFLOW);
 		return false;
 	}
+	if (!h->tx) {
+		backlog = f->rx_bytes[h->prio] + skb->len;
+		if (backlog > VROCE_FAULT_RX_BUFFER) {
+			spin_unlock_bh(&f->lock);
+			kfree(h);
+			vroce_fault_event(f, VROCE_FE_RX_BUFFER_DROP);
+			kfree_skb(skb);
+			return true;
+		}
+		f->rx_bytes[h->prio] = backlog;
+	}
 	list_add_tail(&h->list, &f->held);
 	f->nheld++;
 	spin_unlock_bh(&f->lock);
+	if (!h->tx)
+		vroce_pfc_tx_backlog(f->vdev, h->prio, backlog);
 	mod_delayed_work(system_wq, &f->work, 0);
 	return true;
 }
@@ -248,16 +282,28 @@ static void vroce_fault_work(struct work_struct *work)
 	unsigned long next = 0;
 	LIST_HEAD(due);
 
+	u32 backlog[VROCE_PFC_NR_PRIOS];
+	u8 drained = 0;
+	unsigned int prio;
+
 	spin_lock_bh(&f->lock);
 	list_for_each_entry_safe(h, tmp, &f->held, list) {
 		if (time_after_eq(jiffies, h->due)) {
 			list_move_tail(&h->list, &due);
 			f->nheld--;
+			if (!h->tx) {
+				f->rx_bytes[h->prio] -= h->skb->len;
+				drained |= BIT(h->prio);
+			}
 		} else if (!next || time_before(h->due, next)) {
 			next = h->due;
 		}
 	}
+	memcpy(backlog, f->rx_bytes, sizeof(backlog));
 	spin_unlock_bh(&f->lock);
+	for (prio = 0; prio < VROCE_PFC_NR_PRIOS; prio++)
+		if (drained & BIT(prio))
+			vroce_pfc_tx_backlog(f->vdev, prio, backlog[prio]);
 
 	list_for_each_entry_safe(h, tmp, &due, list) {
 		if (h->tx) {

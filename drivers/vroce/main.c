@@ -23,6 +23,7 @@ static void vroce_dealloc_driver(struct ib_device *ibdev)
 	vroce_cc_sysfs_cleanup(vdev);
 	vroce_qos_sysfs_cleanup(vdev);
 	vroce_fault_cleanup(vdev);
+	vroce_pfc_tx_cleanup(vdev);
 	vroce_portq_cleanup(vdev);
 	vroce_loop_cleanup(vdev);
 	vroce_mcast_cleanup(vdev);
@@ -202,6 +203,7 @@ static int vroce_register(const char *name, struct net_device *ndev)
 	vroce_qos_init(vdev);
 	vroce_loop_init(vdev);
 	vroce_portq_init(vdev);
+	vroce_pfc_tx_init(vdev);
 	vroce_mcast_init(vdev);
 	err = vroce_counters_init(vdev);
 	if (err)

@@ -1057,7 +1057,7 @@ static struct pernet_operations vroce_net_ops = {
 
 /**
  * vroce_net_init() - register per-netns state, open init_net's sockets
- *	and take RoCE v1 frames
+ *	and take RoCE v1 frames and PFC frames (pfc_port.c)
  *
  * Return: 0, or -EADDRINUSE when port 4791 is already taken in init_net
  * (typically by rdma_rxe), or another errno.
@@ -1076,6 +1076,7 @@ int vroce_net_init(void)
 		return err;
 	}
 	dev_add_pack(&vroce_v1_packet_type);
+	vroce_pfc_port_init();
 	return 0;
 }
 
@@ -1085,7 +1086,8 @@ int vroce_net_init(void)
  */
 void vroce_net_exit(void)
 {
-	/* waits for receivers in flight */
+	/* each waits for receivers in flight */
+	vroce_pfc_port_exit();
 	dev_remove_pack(&vroce_v1_packet_type);
 	unregister_pernet_subsys(&vroce_net_ops);
 }

@@ -25,6 +25,13 @@
  * half full (a veth puts what this CPU sends there): the FIFO, not the
  * backlog, holds what the receive side cannot take yet.
  *
+ * PFC (pfc_port.c) uses the same FIFOs: while it is on for a priority
+ * every packet comes here, rate or not.  A packet at the head whose
+ * priority the peer paused steps aside into that priority's held FIFO;
+ * when the priority resumes, its held packets leave before its others.
+ * The bytes a paused priority holds count against that priority's
+ * senders only, so the others go on.
+ *
  * The rate is a token bucket (tbf.h) over frame bytes, Ethernet header to
  * ICRC, whose catch-up is VROCE_PORTQ_BURST_BYTES: a drain that runs late
  * sends no more than that and one frame back to back.
@@ -69,6 +76,12 @@ static struct vroce_portq_cb *vroce_portq_cb(struct sk_buff *skb)
 	return (struct vroce_portq_cb *)skb->cb;
 }
 
+/* Set to 0, cc/line_rate only caps DCQCN and the pacer, per QP. */
+static bool vroce_port_shaper = true;
+module_param_named(port_shaper, vroce_port_shaper, bool, 0644);
+MODULE_PARM_DESC(port_shaper,
+		 "a written cc/line_rate shapes the device's whole traffic (default: on)");
+
 /* Push the next frame's time on by @bytes at @kbps (tbf.h). */
 static void vroce_portq_charge(struct vroce_portq *pq, u64 now, u32 bytes,
 			       u32 kbps)
@@ -78,8 +91,12 @@ static void vroce_portq_charge(struct vroce_portq *pq, u64 now, u32 bytes,
 			 vroce_tbf_ns(bytes, kbps));
 }
 
+/* The rate the port shapes to, 0 for none (the FIFO is there for PFC). */
 static u32 vroce_portq_kbps(struct vroce_dev *vdev)
 {
+	if (!READ_ONCE(vroce_port_shaper) ||
+	    !READ_ONCE(vdev->cc.line_rate_shapes))
+		return 0;
 	return READ_ONCE(vdev->cc.line_rate_mbps) * VROCE_DCQCN_KBPS_PER_MBPS;
 }
 
@@ -89,19 +106,118 @@ static unsigned int vroce_portq_cpu(struct vroce_portq *pq)
 	return cpu_online(pq->cpu) ? pq->cpu : smp_processor_id();
 }
 
-/*
- * The next packet to leave, and its FIFO: the two take turns while both
- * hold packets, so that neither a READ's responses nor a queue of
- * requests keep the other waiting.
+/* Take @skb off @list for good: its bytes leave the FIFO. */
+static void vroce_portq_unlink(struct vroce_portq *pq, struct sk_buff *skb,
+			       struct sk_buff_head *list)
+{
+	unsigned int prio = skb->priority % VROCE_PFC_NR_PRIOS;
+	u32 frame = vroce_portq_cb(skb)->frame;
+
+	__skb_unlink(skb, list);
+	WRITE_ONCE(pq->bytes, pq->bytes - frame);
+	WRITE_ONCE(pq->prio_bytes[prio], pq->prio_bytes[prio] - frame);
+	if (list == &pq->held[prio])
+		WRITE_ONCE(pq->held_bytes, pq->held_bytes - frame);
+}
+
+/**
+ * vroce_portq_pfc_drop() - drop the packets of priorities the PFC
+ *	watchdog took over
+ * @vdev: the device
+ * @prios: the priorities
+ *
+ * Context: the port's FIFO lock held.
  */
-static struct sk_buff *vroce_portq_peek(struct vroce_portq *pq,
+void vroce_portq_pfc_drop(struct vroce_dev *vdev, u8 prios)
+{
+	struct vroce_portq *pq = &vdev->portq;
+	unsigned int prio;
+	struct sk_buff *skb;
+
+	lockdep_assert_held(&pq->q.lock);
+	for (prio = 0; prio < VROCE_PFC_NR_PRIOS; prio++) {
+		if (!(prios & BIT(prio)))
+			continue;
+		while ((skb = skb_peek(&pq->held[prio]))) {
+			vroce_portq_unlink(pq, skb, &pq->held[prio]);
+			vroce_counter_inc(vdev, VROCE_CNT_PFC_WATCHDOG_DISCARDS);
+			kfree_skb(skb);
+		}
+	}
+}
+
+/*
+ * The next packet to leave, and its FIFO.  Packets that PFC held for
+ * their priority go first once it resumes: they are older than that
+ * priority's packets in the other FIFOs.  Then answers and requests take
+ * turns while both hold packets, so that neither a READ's responses nor a
+ * queue of requests keep the other waiting.  A head of line whose
+ * priority is paused steps aside into its priority's held FIFO; one the
+ * PFC watchdog holds is dropped.
+ */
+static struct sk_buff *vroce_portq_peek(struct vroce_dev *vdev, u64 now,
 					struct sk_buff_head **list)
 {
-	bool answers = !skb_queue_empty(&pq->aq) &&
-		       (skb_queue_empty(&pq->q) || !pq->requests_next);
+	struct vroce_portq *pq = &vdev->portq;
+	struct sk_buff *skb;
+	unsigned int prio;
+	bool answers;
 
-	*list = answers ? &pq->aq : &pq->q;
-	return skb_peek(*list);
+	for (prio = 0; prio < VROCE_PFC_NR_PRIOS; prio++) {
+		if (skb_queue_empty(&pq->held[prio]) ||
+		    vroce_pfc_paused(&pq->pfc, prio, now))
+			continue;
+		*list = &pq->held[prio];
+		return skb_peek(*list);
+	}
+	for (;;) {
+		answers = !skb_queue_empty(&pq->aq) &&
+			  (skb_queue_empty(&pq->q) || !pq->requests_next);
+		*list = answers ? &pq->aq : &pq->q;
+		skb = skb_peek(*list);
+		if (!skb)
+			return NULL;
+		prio = skb->priority % VROCE_PFC_NR_PRIOS;
+		if (vroce_pfc_storm(&pq->pfc, prio)) {
+			vroce_portq_unlink(pq, skb, *list);
+			vroce_counter_inc(vdev, VROCE_CNT_PFC_WATCHDOG_DISCARDS);
+			kfree_skb(skb);
+			continue;
+		}
+		if (!vroce_pfc_paused(&pq->pfc, prio, now) &&
+		    skb_queue_empty(&pq->held[prio]))
+			return skb;
+		__skb_unlink(skb, *list);
+		__skb_queue_tail(&pq->held[prio], skb);
+		WRITE_ONCE(pq->held_bytes,
+			   pq->held_bytes + vroce_portq_cb(skb)->frame);
+	}
+}
+
+/* Does any priority hold packets (all of them paused, after a peek)? */
+static bool vroce_portq_holds(struct vroce_portq *pq)
+{
+	unsigned int prio;
+
+	for (prio = 0; prio < VROCE_PFC_NR_PRIOS; prio++)
+		if (!skb_queue_empty(&pq->held[prio]))
+			return true;
+	return false;
+}
+
+/* Everything in every FIFO: the device is going. */
+static void vroce_portq_purge(struct vroce_portq *pq)
+{
+	unsigned int prio;
+
+	__skb_queue_purge(&pq->aq);
+	__skb_queue_purge(&pq->q);
+	for (prio = 0; prio < VROCE_PFC_NR_PRIOS; prio++) {
+		__skb_queue_purge(&pq->held[prio]);
+		WRITE_ONCE(pq->prio_bytes[prio], 0);
+	}
+	WRITE_ONCE(pq->bytes, 0);
+	WRITE_ONCE(pq->held_bytes, 0);
 }
 
 /*
@@ -115,19 +231,30 @@ static void vroce_portq_run(struct vroce_portq *pq)
 	struct vroce_portq_cb cb;
 	struct sk_buff_head *list;
 	struct sk_buff *skb;
+	u64 now, next;
 	u32 kbps;
-	u64 now;
 
 	spin_lock(&pq->q.lock);
-	while ((skb = vroce_portq_peek(pq, &list))) {
+	for (;;) {
+		now = ktime_get_ns();
+		vroce_pfc_port_tick(vdev, now);
+		skb = vroce_portq_peek(vdev, now, &list);
 		if (pq->dead) {
-			__skb_queue_purge(&pq->aq);
-			__skb_queue_purge(&pq->q);
-			WRITE_ONCE(pq->bytes, 0);
+			vroce_portq_purge(pq);
 			break;
 		}
+		if (!skb) {
+			if (!vroce_portq_holds(pq))
+				break;
+			/* paused priorities hold the rest: until one resumes */
+			next = vroce_pfc_next_ns(&pq->pfc,
+						 vroce_pfc_port_tout_ns(vdev));
+			hrtimer_start(&pq->timer, ns_to_ktime(max(next, now)),
+				      HRTIMER_MODE_ABS_PINNED_SOFT);
+			spin_unlock(&pq->q.lock);
+			return;
+		}
 		kbps = vroce_portq_kbps(vdev);
-		now = ktime_get_ns();
 		if (kbps && pq->next_ns > now) {
 			hrtimer_start(&pq->timer, ns_to_ktime(pq->next_ns),
 				      HRTIMER_MODE_ABS_PINNED_SOFT);
@@ -147,10 +274,10 @@ static void vroce_portq_run(struct vroce_portq *pq)
 			spin_unlock(&pq->q.lock);
 			return;
 		}
-		__skb_unlink(skb, list);
-		pq->requests_next = list == &pq->aq;
+		vroce_portq_unlink(pq, skb, list);
+		if (list == &pq->aq || list == &pq->q)
+			pq->requests_next = list == &pq->aq;
 		cb = *vroce_portq_cb(skb);
-		WRITE_ONCE(pq->bytes, pq->bytes - cb.frame);
 		/* line rate set to 0 meanwhile: what waits leaves at once */
 		if (kbps)
 			vroce_portq_charge(pq, now, cb.frame, kbps);
@@ -187,21 +314,17 @@ static void vroce_portq_noop(void *info)
 {
 }
 
-/* Set to 0, cc/line_rate only caps DCQCN and the pacer, per QP. */
-static bool vroce_port_shaper = true;
-module_param_named(port_shaper, vroce_port_shaper, bool, 0644);
-MODULE_PARM_DESC(port_shaper,
-		 "a written cc/line_rate shapes the device's whole traffic (default: on)");
-
 /**
- * vroce_portq_shaped() - does the port's shaper take @vdev's packets?
+ * vroce_portq_shaped() - does the port's FIFO take @vdev's packets?
  * @vdev: the device
+ *
+ * Return: true when a line rate was set (the shaper) or PFC is on for a
+ * priority.
  */
 bool vroce_portq_shaped(struct vroce_dev *vdev)
 {
-	return READ_ONCE(vroce_port_shaper) &&
-	       READ_ONCE(vdev->cc.line_rate_shapes) &&
-	       READ_ONCE(vdev->cc.line_rate_mbps);
+	/* PFC pauses a priority's packets here, at any rate */
+	return vroce_portq_kbps(vdev) || READ_ONCE(vdev->qos.pfc);
 }
 
 /**
@@ -224,6 +347,7 @@ int vroce_portq_xmit(struct vroce_dev *vdev, struct sk_buff *skb,
 	/* the IP stack adds the Ethernet header later; RoCE v1 has it on */
 	u32 frame = skb->len +
 		    (skb->protocol == htons(ETH_P_IBOE) ? 0 : ETH_HLEN);
+	unsigned int prio = skb->priority % VROCE_PFC_NR_PRIOS;
 	u32 kbps = vroce_portq_kbps(vdev);
 	bool kick = false, queued = false;
 	unsigned int cpu;
@@ -234,7 +358,9 @@ int vroce_portq_xmit(struct vroce_dev *vdev, struct sk_buff *skb,
 	now = ktime_get_ns();
 	spin_lock(&pq->q.lock);
 	if (cpu == smp_processor_id() && !pq->busy && pq->next_ns <= now &&
-	    !vroce_txq_backlog_full()) {
+	    !vroce_txq_backlog_full() &&
+	    !vroce_pfc_paused(&pq->pfc, prio, now) &&
+	    !vroce_pfc_storm(&pq->pfc, prio)) {
 		/*
 		 * On the home CPU, nothing waiting, the rate's time come and
 		 * room in the backlog the netdev puts it on: every packet of
@@ -243,11 +369,14 @@ int vroce_portq_xmit(struct vroce_dev *vdev, struct sk_buff *skb,
 		 */
 		if (kbps)
 			vroce_portq_charge(pq, now, frame, kbps);
-	} else if (pq->bytes + frame <= VROCE_PORTQ_BYTES_MAX && !pq->dead) {
+	} else if (pq->prio_bytes[prio] + frame <= VROCE_PORTQ_BYTES_MAX &&
+		   pq->bytes - pq->held_bytes + frame <= VROCE_PORTQ_BYTES_MAX &&
+		   !pq->dead) {
 		vroce_portq_cb(skb)->frame = frame;
 		vroce_portq_cb(skb)->ipv6 = ipv6;
 		__skb_queue_tail(answer ? &pq->aq : &pq->q, skb);
 		WRITE_ONCE(pq->bytes, pq->bytes + frame);
+		WRITE_ONCE(pq->prio_bytes[prio], pq->prio_bytes[prio] + frame);
 		kick = !pq->busy;
 		pq->busy = true;
 		queued = true;
@@ -297,22 +426,59 @@ void vroce_portq_take(struct vroce_dev *vdev, u32 bytes)
 /**
  * vroce_portq_wait_ns() - may a requester add a packet to the FIFO now?
  * @vdev: the device
+ * @prio: the priority of its packets
  *
- * Return: 0 when it may (or the port is not shaped), else about how long
- * the FIFO takes to drain to half its requesters' share, in ns (> 0).
+ * What PFC holds of a paused priority counts against that priority only:
+ * the others' senders go on.
+ *
+ * Return: 0 when it may (or the FIFO takes nothing), else about how long
+ * the FIFO takes to drain to half its requesters' share, in ns (> 0);
+ * without a line rate, or while @prio is paused, a short poll.
  */
-u64 vroce_portq_wait_ns(struct vroce_dev *vdev)
+u64 vroce_portq_wait_ns(struct vroce_dev *vdev, u8 prio)
 {
 	struct vroce_portq *pq = &vdev->portq;
+	u32 held = READ_ONCE(pq->held_bytes);
+	u32 mine = READ_ONCE(pq->prio_bytes[prio % VROCE_PFC_NR_PRIOS]);
 	u32 bytes = READ_ONCE(pq->bytes);
+	u64 until, now;
 	u32 kbps;
 
-	if (bytes < VROCE_PORTQ_BYTES || !vroce_portq_shaped(vdev))
+	/* read without the lock: held may have grown past an older total */
+	bytes = bytes > held ? bytes - held : 0;
+
+	if ((bytes < VROCE_PORTQ_BYTES && mine < VROCE_PORTQ_BYTES) ||
+	    !vroce_portq_shaped(vdev))
 		return 0;
 	kbps = vroce_portq_kbps(vdev);
-	if (!kbps)
-		return 0;
-	return vroce_tbf_ns(bytes - VROCE_PORTQ_BYTES / 2, kbps) + 1;
+	if (kbps && bytes >= VROCE_PORTQ_BYTES)
+		return vroce_tbf_ns(bytes - VROCE_PORTQ_BYTES / 2, kbps) + 1;
+	/*
+	 * A paused priority's senders wait for the pause to end (a frame
+	 * may renew it): waking them sooner only burns the CPU the
+	 * receiver needs.
+	 */
+	until = READ_ONCE(pq->pfc.until_ns[prio % VROCE_PFC_NR_PRIOS]);
+	now = ktime_get_ns();
+	return max_t(u64, until > now ? until - now : 0,
+		     VROCE_PORTQ_BACKLOG_NS);
+}
+
+/**
+ * vroce_portq_kick() - run the drain on the home CPU (a priority resumed)
+ * @vdev: the device
+ *
+ * Context: bottom halves off, no FIFO lock held.
+ */
+void vroce_portq_kick(struct vroce_dev *vdev)
+{
+	struct vroce_portq *pq = &vdev->portq;
+	unsigned int cpu = vroce_portq_cpu(pq);
+
+	if (cpu == smp_processor_id())
+		tasklet_schedule(&pq->drain);
+	else
+		smp_call_function_single_async(cpu, &pq->kick);
 }
 
 /*
@@ -339,11 +505,20 @@ void vroce_portq_init(struct vroce_dev *vdev)
 {
 	struct vroce_portq *pq = &vdev->portq;
 
+	unsigned int prio;
+
 	skb_queue_head_init(&pq->q);
 	/* under q's lock too */
 	__skb_queue_head_init(&pq->aq);
+	for (prio = 0; prio < VROCE_PFC_NR_PRIOS; prio++) {
+		__skb_queue_head_init(&pq->held[prio]);
+		pq->prio_bytes[prio] = 0;
+	}
+	memset(&pq->pfc, 0, sizeof(pq->pfc));
+	pq->pfc_next_ns = 0;
 	pq->requests_next = false;
 	pq->bytes = 0;
+	pq->held_bytes = 0;
 	pq->next_ns = 0;
 	pq->busy = false;
 	pq->dead = false;
@@ -374,7 +549,6 @@ void vroce_portq_cleanup(struct vroce_dev *vdev)
 	hrtimer_cancel(&pq->timer);
 	tasklet_kill(&pq->drain);
 	spin_lock_bh(&pq->q.lock);
-	__skb_queue_purge(&pq->aq);
-	__skb_queue_purge(&pq->q);
+	vroce_portq_purge(pq);
 	spin_unlock_bh(&pq->q.lock);
 }

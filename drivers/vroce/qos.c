@@ -14,6 +14,17 @@
  *   /sys/class/net/<netdev>/qos/dscp2prio
  *	"DSCP PRIO" per line, DSCP 0 first; writing "26 3" (or
  *	"set,26,3") maps one DSCP (mlnx_qos --dscp2prio set,26,3)
+ *   /sys/class/net/<netdev>/qos/pfc
+ *	PFC per priority, "0,0,0,1,0,0,0,0" (mlnx_qos --pfc 0,0,0,1,0,0,0,0);
+ *	pfc_port.c acts on it
+ *   /sys/class/net/<netdev>/qos/pfc_prevention_tout
+ *	the PFC watchdog's timeout in ms: 0 (off), 80-8000 or "auto" (100)
+ *	(ethtool --set-tunable <netdev> pfc-prevention-tout 100)
+ *   /sys/class/net/<netdev>/qos/pfc_xoff, qos/pfc_xon
+ *	a priority's receive backlog, in bytes, above which the port asks
+ *	its peer to pause the priority, and below which it lets it go on
+ *	(ConnectX derives them from mlnx_qos --buffer_size and the cable);
+ *	xon stays below xoff, xoff within the receive buffer (pfc_tx.c)
  *
  * A ConnectX starts in trust pcp; vroce starts in trust dscp with
  * ConnectX's default map (DSCP / 8), which is what congestion control's
@@ -27,8 +38,12 @@
  * and keeps the old one.  The data path reads each field with READ_ONCE()
  * when it builds a packet's address or asks for a QP's priority.
  */
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/mutex.h>
 #include <linux/rtnetlink.h>
+#include <net/dsfield.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
@@ -46,7 +61,7 @@ static DEFINE_MUTEX(vroce_qos_lock);
 
 /**
  * vroce_qos_init() - a new device's settings: trust dscp, DSCP / 8, no
- *	default traffic class
+ *	default traffic class, PFC off, the PFC watchdog at ConnectX's "auto"
  * @vdev: the device, before registration
  */
 void vroce_qos_init(struct vroce_dev *vdev)
@@ -58,6 +73,10 @@ void vroce_qos_init(struct vroce_dev *vdev)
 	for (dscp = 0; dscp < VROCE_QOS_NR_DSCP; dscp++)
 		qos->dscp2prio[dscp] = dscp / 8;
 	qos->tclass = -1;
+	qos->pfc = 0;
+	qos->pfc_tout_ms = VROCE_QOS_PFC_TOUT_AUTO_MS;
+	qos->pfc_xoff = VROCE_QOS_PFC_XOFF;
+	qos->pfc_xon = VROCE_QOS_PFC_XON;
 }
 
 /**
@@ -93,6 +112,81 @@ u8 vroce_qos_prio(const struct vroce_dev *vdev, u8 tclass, u8 sl)
 	if (READ_ONCE(vdev->qos.trust) == VROCE_TRUST_PCP)
 		return sl % VROCE_QOS_NR_PRIOS;
 	return READ_ONCE(vdev->qos.dscp2prio[tclass >> 2]);
+}
+
+/**
+ * vroce_qos_parse_prios() - a priority mask as mlnx_qos writes its lists
+ * @buf: "0,0,0,1,0,0,0,0": priority 0 first, one trailing newline allowed,
+ *	nothing else
+ * @count: its length
+ * @mask: set (bit N: priority N) when @buf is well formed
+ *
+ * Return: 0 or -EINVAL.
+ */
+int vroce_qos_parse_prios(const char *buf, size_t count, u8 *mask)
+{
+	unsigned int i;
+	u8 m = 0;
+
+	if (count && buf[count - 1] == '\n')
+		count--;
+	if (count != 2 * VROCE_QOS_NR_PRIOS - 1)
+		return -EINVAL;
+	for (i = 0; i < VROCE_QOS_NR_PRIOS; i++) {
+		char c = buf[2 * i];
+
+		if (c != '0' && c != '1')
+			return -EINVAL;
+		if (i < VROCE_QOS_NR_PRIOS - 1 && buf[2 * i + 1] != ',')
+			return -EINVAL;
+		if (c == '1')
+			m |= BIT(i);
+	}
+	*mask = m;
+	return 0;
+}
+
+/**
+ * vroce_qos_show_prios() - a priority mask as mlnx_qos shows its lists
+ * @buf: a sysfs page
+ * @mask: bit N: priority N
+ *
+ * Return: the bytes written.
+ */
+ssize_t vroce_qos_show_prios(char *buf, u8 mask)
+{
+	char s[2 * VROCE_QOS_NR_PRIOS];
+	unsigned int i;
+
+	for (i = 0; i < VROCE_QOS_NR_PRIOS; i++) {
+		s[2 * i] = mask & BIT(i) ? '1' : '0';
+		s[2 * i + 1] = i < VROCE_QOS_NR_PRIOS - 1 ? ',' : '\0';
+	}
+	return sysfs_emit(buf, "%s\n", s);
+}
+
+/**
+ * vroce_qos_rx_prio() - the priority of a received packet
+ * @vdev: the receiving device
+ * @skb: the packet, its network header set (IPv4, IPv6 or a RoCE v1 GRH)
+ *
+ * Any context.
+ *
+ * Return: 0..7: its DSCP's entry in dscp2prio in trust dscp; in trust
+ * pcp, its 802.1Q PCP while the frame still carries its tag, else 0 (a
+ * VLAN device took the tag off).
+ */
+u8 vroce_qos_rx_prio(const struct vroce_dev *vdev, const struct sk_buff *skb)
+{
+	u8 ds;
+
+	if (READ_ONCE(vdev->qos.trust) == VROCE_TRUST_PCP)
+		return skb_vlan_tag_present(skb) ? skb_vlan_tag_get_prio(skb) : 0;
+	if (ip_hdr(skb)->version == 4)
+		ds = ipv4_get_dsfield(ip_hdr(skb));
+	else
+		ds = ipv6_get_dsfield(ipv6_hdr(skb));
+	return READ_ONCE(vdev->qos.dscp2prio[ds >> 2]);
 }
 
 /* tc/1/traffic_class */
@@ -223,9 +317,137 @@ static struct kobj_attribute vroce_qos_dscp2prio_attr =
 	__ATTR(dscp2prio, 0644, vroce_qos_dscp2prio_show,
 	       vroce_qos_dscp2prio_store);
 
+/* qos/pfc */
+
+static ssize_t vroce_qos_pfc_show(struct kobject *kobj,
+				  struct kobj_attribute *attr, char *buf)
+{
+	struct vroce_dev *vdev = vroce_sysfs_dir_vdev(kobj);
+
+	return vroce_qos_show_prios(buf, READ_ONCE(vdev->qos.pfc));
+}
+
+static ssize_t vroce_qos_pfc_store(struct kobject *kobj,
+				   struct kobj_attribute *attr,
+				   const char *buf, size_t count)
+{
+	struct vroce_dev *vdev = vroce_sysfs_dir_vdev(kobj);
+	u8 mask;
+
+	if (vroce_qos_parse_prios(buf, count, &mask))
+		return -EINVAL;
+	vroce_pfc_port_set(vdev, mask);
+	return count;
+}
+
+static struct kobj_attribute vroce_qos_pfc_attr =
+	__ATTR(pfc, 0644, vroce_qos_pfc_show, vroce_qos_pfc_store);
+
+/* qos/pfc_prevention_tout */
+
+static ssize_t vroce_qos_pfc_tout_show(struct kobject *kobj,
+				       struct kobj_attribute *attr, char *buf)
+{
+	struct vroce_dev *vdev = vroce_sysfs_dir_vdev(kobj);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(vdev->qos.pfc_tout_ms));
+}
+
+/* ms: 0 (off), ConnectX's range, or "auto" */
+static ssize_t vroce_qos_pfc_tout_store(struct kobject *kobj,
+					struct kobj_attribute *attr,
+					const char *buf, size_t count)
+{
+	struct vroce_dev *vdev = vroce_sysfs_dir_vdev(kobj);
+	u32 ms;
+
+	if (sysfs_streq(buf, "auto"))
+		ms = VROCE_QOS_PFC_TOUT_AUTO_MS;
+	else if (kstrtou32(buf, 10, &ms) ||
+		 (ms && (ms < VROCE_QOS_PFC_TOUT_MIN_MS ||
+			 ms > VROCE_QOS_PFC_TOUT_MAX_MS)))
+		return -EINVAL;
+	WRITE_ONCE(vdev->qos.pfc_tout_ms, ms);
+	return count;
+}
+
+static struct kobj_attribute vroce_qos_pfc_tout_attr =
+	__ATTR(pfc_prevention_tout, 0644, vroce_qos_pfc_tout_show,
+	       vroce_qos_pfc_tout_store);
+
+/*
+ * qos/pfc_xoff, qos/pfc_xon: bytes.  A store checks the pair (xon below
+ * xoff) against the other's current value: this lock makes check and
+ * write one step.  No reader takes it.
+ */
+static DEFINE_MUTEX(vroce_qos_pfc_lock);
+
+/* xoff within the receive buffer, xon below it */
+static ssize_t vroce_qos_pfc_thresh_store(struct kobject *kobj, bool xoff,
+					  const char *buf, size_t count)
+{
+	struct vroce_dev *vdev = vroce_sysfs_dir_vdev(kobj);
+	int err = -EINVAL;
+	u32 val;
+
+	if (kstrtou32(buf, 10, &val))
+		return -EINVAL;
+	mutex_lock(&vroce_qos_pfc_lock);
+	if (xoff && val <= VROCE_PFC_TX_BUFFER &&
+	    val > READ_ONCE(vdev->qos.pfc_xon)) {
+		WRITE_ONCE(vdev->qos.pfc_xoff, val);
+		err = 0;
+	} else if (!xoff && val < READ_ONCE(vdev->qos.pfc_xoff)) {
+		WRITE_ONCE(vdev->qos.pfc_xon, val);
+		err = 0;
+	}
+	mutex_unlock(&vroce_qos_pfc_lock);
+	return err ?: count;
+}
+
+static ssize_t vroce_qos_pfc_xoff_show(struct kobject *kobj,
+				       struct kobj_attribute *attr, char *buf)
+{
+	struct vroce_dev *vdev = vroce_sysfs_dir_vdev(kobj);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(vdev->qos.pfc_xoff));
+}
+
+static ssize_t vroce_qos_pfc_xoff_store(struct kobject *kobj,
+					struct kobj_attribute *attr,
+					const char *buf, size_t count)
+{
+	return vroce_qos_pfc_thresh_store(kobj, true, buf, count);
+}
+
+static ssize_t vroce_qos_pfc_xon_show(struct kobject *kobj,
+				      struct kobj_attribute *attr, char *buf)
+{
+	struct vroce_dev *vdev = vroce_sysfs_dir_vdev(kobj);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(vdev->qos.pfc_xon));
+}
+
+static ssize_t vroce_qos_pfc_xon_store(struct kobject *kobj,
+				       struct kobj_attribute *attr,
+				       const char *buf, size_t count)
+{
+	return vroce_qos_pfc_thresh_store(kobj, false, buf, count);
+}
+
+static struct kobj_attribute vroce_qos_pfc_xoff_attr =
+	__ATTR(pfc_xoff, 0644, vroce_qos_pfc_xoff_show,
+	       vroce_qos_pfc_xoff_store);
+static struct kobj_attribute vroce_qos_pfc_xon_attr =
+	__ATTR(pfc_xon, 0644, vroce_qos_pfc_xon_show, vroce_qos_pfc_xon_store);
+
 static struct attribute *vroce_qos_attrs[] = {
 	&vroce_qos_trust_attr.attr,
 	&vroce_qos_dscp2prio_attr.attr,
+	&vroce_qos_pfc_attr.attr,
+	&vroce_qos_pfc_tout_attr.attr,
+	&vroce_qos_pfc_xoff_attr.attr,
+	&vroce_qos_pfc_xon_attr.attr,
 	NULL,
 };
 

@@ -439,7 +439,7 @@ void vroce_req_window_grow(struct vroce_qp *qp)
  */
 static bool vroce_req_port_full(struct vroce_qp *qp)
 {
-	u64 ns = vroce_portq_wait_ns(qp->vdev);
+	u64 ns = vroce_portq_wait_ns(qp->vdev, vroce_cc_qp_prio(qp));
 
 	if (!ns)
 		return false;

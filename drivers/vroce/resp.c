@@ -441,7 +441,7 @@ static int vroce_resp_read_window(struct vroce_qp *qp,
 			break;
 		}
 		/* the port's FIFO is full (portq.c): the pace timer again */
-		wait = vroce_portq_wait_ns(qp->vdev);
+		wait = vroce_portq_wait_ns(qp->vdev, vroce_cc_qp_prio(qp));
 		if (wait) {
 			vroce_cc_tx_wait(qp, wait, true);
 			job->paced = true;

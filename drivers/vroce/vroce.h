@@ -28,6 +28,7 @@
 #include "fault.h"
 #include "mcast.h"
 #include "mr.h"
+#include "pfc.h"
 #include "qos.h"
 #include "qp.h"
 #include "queue.h"
@@ -77,6 +78,62 @@
 #define VROCE_LOCAL_CA_ACK_DELAY 15
 
 /**
+ * struct vroce_portq - the port's shaper (portq.c)
+ * @q: requests that may not leave yet, in order; its lock guards the rest
+ * @aq: a responder's packets and CNPs that may not leave yet
+ * @requests_next: @q's turn, while both hold packets
+ * @bytes: their frames' bytes, in every FIFO
+ * @prio_bytes: per priority, its part of @bytes
+ * @held_bytes: the part of @bytes in @held
+ * @next_ns: when the next frame may leave (CLOCK_MONOTONIC)
+ * @busy: the drain is scheduled, running or waiting on @timer
+ * @dead: the device is going: nothing is queued or sent any more
+ * @cpu: the home CPU, where every packet of the FIFO leaves
+ * @kick: the IPI that wakes @drain from another CPU
+ * @drain: sends @q on @cpu
+ * @timer: pinned to @cpu: the next packet's time
+ * @held: per priority, packets of a priority that PFC paused, in order;
+ *	older than any of that priority still in @q or @aq
+ * @pfc: the pause state PFC frames from the peer set (pfc_port.c)
+ * @pfc_next_ns: when @pfc next has something to do (vroce_pfc_next_ns())
+ */
+struct vroce_portq {
+	struct sk_buff_head q;
+	struct sk_buff_head aq;
+	bool requests_next;
+	u32 bytes;
+	u32 prio_bytes[VROCE_PFC_NR_PRIOS];
+	u32 held_bytes;
+	u64 next_ns;
+	bool busy;
+	bool dead;
+	unsigned int cpu;
+	call_single_data_t kick;
+	struct tasklet_struct drain;
+	struct hrtimer timer;
+	struct sk_buff_head held[VROCE_PFC_NR_PRIOS];
+	struct vroce_pfc_state pfc;
+	u64 pfc_next_ns;
+};
+
+/**
+ * struct vroce_pfc_tx - the PFC frames a port sends (pfc_tx.c)
+ * @lock: guards @xoff and @dead
+ * @xoff: priorities whose receive backlog passed xoff and not yet fell
+ *	below xon: the peer is asked to pause them
+ * @sent_ns: when the last frame was sent
+ * @dead: the device is going: no more frames
+ * @renew: renews the pauses before they run out
+ */
+struct vroce_pfc_tx {
+	spinlock_t lock; /* see above */
+	u8 xoff;
+	u64 sent_ns;
+	bool dead;
+	struct hrtimer renew;
+};
+
+/**
  * struct vroce_dev - one vroce RDMA device, bound to one Ethernet netdev
  * @ibdev: the ib_core device; must stay first (ib_alloc_device)
  * @ndev: the netdev we sit on; a tracked reference is held from newlink to
@@ -112,37 +169,17 @@
  * @roce_v1: the port has RoCE v1 GIDs beside its RoCE v2 ones (the
  *	module parameter roce_v1 when the device was created); immutable
  * @cc: congestion-control settings (cc/cc.h)
- * @num_pds: protection domains allocated, bounded by VROCE_MAX_PD; the
- *	other num_* count their objects against the VROCE_MAX_* limits
+ * @portq: the port's FIFO: its shaper, and PFC's pauses (portq.c)
+ * @pfc_tx: the PFC frames the port sends (pfc_tx.c)
+ * @qos: traffic class, trust, priorities and PFC settings (qos.h)
+ * @num_pds: protection domains allocated, bounded by VROCE_MAX_PD
+ * @num_qps: QPs, bounded by VROCE_MAX_QP
+ * @num_cqs: CQs, bounded by VROCE_MAX_CQ
+ * @num_srqs: SRQs, bounded by VROCE_MAX_SRQ
+ * @num_mrs: MRs, bounded by VROCE_MAX_MR
+ * @num_mws: memory windows, bounded by VROCE_MAX_MW
+ * @num_ahs: address handles, bounded by VROCE_MAX_AH
  */
-/**
- * struct vroce_portq - the port's shaper (portq.c)
- * @q: requests that may not leave yet, in order; its lock guards the rest
- * @aq: a responder's packets and CNPs that may not leave yet
- * @requests_next: @q's turn, while both hold packets
- * @bytes: their frames' bytes
- * @next_ns: when the next frame may leave (CLOCK_MONOTONIC)
- * @busy: the drain is scheduled, running or waiting on @timer
- * @dead: the device is going: nothing is queued or sent any more
- * @cpu: the home CPU, where every packet of the FIFO leaves
- * @kick: the IPI that wakes @drain from another CPU
- * @drain: sends @q on @cpu
- * @timer: pinned to @cpu: the next packet's time
- */
-struct vroce_portq {
-	struct sk_buff_head q;
-	struct sk_buff_head aq;
-	bool requests_next;
-	u32 bytes;
-	u64 next_ns;
-	bool busy;
-	bool dead;
-	unsigned int cpu;
-	call_single_data_t kick;
-	struct tasklet_struct drain;
-	struct hrtimer timer;
-};
-
 struct vroce_dev {
 	struct ib_device ibdev;
 	struct net_device *ndev;
@@ -174,6 +211,7 @@ struct vroce_dev {
 	bool roce_v1;
 	struct vroce_cc_dev cc;
 	struct vroce_portq portq;
+	struct vroce_pfc_tx pfc_tx;
 	struct vroce_qos qos;
 
 	atomic_t num_pds;
@@ -266,12 +304,30 @@ void vroce_net_put(struct net *net);
 int vroce_pkt_out(struct vroce_dev *vdev, struct sock *sk,
 		  struct sk_buff *skb, bool ipv6);
 
+/* pfc_port.c */
+void vroce_pfc_port_init(void);
+void vroce_pfc_port_exit(void);
+extern const u8 vroce_pfc_group[ETH_ALEN];
+u64 vroce_pfc_port_kbps(struct vroce_dev *vdev);
+u64 vroce_pfc_port_tout_ns(struct vroce_dev *vdev);
+void vroce_pfc_port_set(struct vroce_dev *vdev, u8 enabled);
+void vroce_pfc_port_settle(struct vroce_dev *vdev);
+void vroce_pfc_port_tick(struct vroce_dev *vdev, u64 now);
+
+/* pfc_tx.c */
+void vroce_pfc_tx_backlog(struct vroce_dev *vdev, unsigned int prio,
+			  u32 bytes);
+void vroce_pfc_tx_init(struct vroce_dev *vdev);
+void vroce_pfc_tx_cleanup(struct vroce_dev *vdev);
+
 /* portq.c */
 bool vroce_portq_shaped(struct vroce_dev *vdev);
+void vroce_portq_kick(struct vroce_dev *vdev);
 int vroce_portq_xmit(struct vroce_dev *vdev, struct sk_buff *skb,
 		     bool ipv6, bool answer);
 void vroce_portq_take(struct vroce_dev *vdev, u32 bytes);
-u64 vroce_portq_wait_ns(struct vroce_dev *vdev);
+u64 vroce_portq_wait_ns(struct vroce_dev *vdev, u8 prio);
+void vroce_portq_pfc_drop(struct vroce_dev *vdev, u8 prios);
 void vroce_portq_init(struct vroce_dev *vdev);
 void vroce_portq_cleanup(struct vroce_dev *vdev);
 

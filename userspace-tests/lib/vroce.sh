@@ -95,3 +95,48 @@ vt_klog_mark() {
 vt_klog_since_mark() {
 	dmesg | sed -n "/$VT_KLOG_MARK/,\$p" | tail -n +2
 }
+
+# vt_knob_at FILE CMD...: run CMD where FILE is seen: a netdev's file
+# (/sys/class/net/IF/...) from inside the namespace named after IF, as
+# vt_netns_pair names them and as a user there writes it; any other file
+# (the ib device's, which ib_core shows only in the device's namespace)
+# from here.
+vt_knob_at() {
+	local f=$1 ifname
+	shift
+	case $f in
+	/sys/class/net/*)
+		ifname=${f#/sys/class/net/}
+		ip netns exec "${ifname%%/*}" "$@"
+		;;
+	*) "$@" ;;
+	esac
+}
+
+# vt_knob_rd FILE: FILE's content, read where it is seen (vt_knob_at).
+vt_knob_rd() { vt_knob_at "$1" cat "$1" 2>/dev/null; }
+
+# vt_knob_write FILE VALUE: write VALUE and a newline to FILE with one
+# write(2), where it is seen; prints the error and returns 1 on failure.
+vt_knob_write() {
+	vt_knob_at "$1" bash -c 'printf "%s\n" "$1" >"$2"' _ "$2" "$1" 2>&1 >/dev/null
+}
+
+# vt_knob_ok FILE VALUE WANT: the write succeeds and FILE then reads WANT.
+vt_knob_ok() {
+	local err
+	err=$(vt_knob_write "$1" "$2") || vt_fail "write \"$2\" to $1: $err"
+	vt_expect_eq "$1 after writing \"$2\"" "$(vt_knob_rd "$1")" "$3"
+}
+
+# vt_knob_bad FILE VALUE: the write fails with EINVAL and FILE is unchanged.
+vt_knob_bad() {
+	local before err
+	before=$(vt_knob_rd "$1")
+	if err=$(vt_knob_write "$1" "$2"); then
+		vt_fail "write \"$2\" to $1 succeeded"
+	fi
+	grep -q "Invalid argument" <<<"$err" ||
+		vt_fail "write \"$2\" to $1: $err, want Invalid argument"
+	vt_expect_eq "$1 after the bad write \"$2\"" "$(vt_knob_rd "$1")" "$before"
+}

@@ -54,7 +54,7 @@ rmmod vroce_test || vt_fail "rmmod vroce_test"
 # Every suite in drivers/vroce/tests/ (grep -h '\.name = "vroce_' there):
 # one that stops running fails here.
 for s in vroce_hdr vroce_opcode vroce_icrc vroce_queue vroce_qp_state vroce_dcqcn \
-	vroce_release vroce_rtt vroce_tbf; do
+	vroce_release vroce_rtt vroce_tbf vroce_pfc; do
 	grep -qE "^ *ok [0-9]+ $s\$" "$ktap" ||
 		vt_fail "suite $s did not pass: $(grep -E "^ *(not )?ok [0-9]+ $s" "$ktap" || echo missing)"
 done

@@ -24,7 +24,10 @@
 #   - a GID of a VLAN device (vtA.100, egress-qos-map 3:3) sends through
 #     it: ibv_rc_pingpong between the two VLAN GIDs works, and vroceA's
 #     data packets leave tagged VLAN 100 with PCP 3 (default traffic class
-#     104: DSCP 26, priority 3), vroceB's answers tagged too.
+#     104: DSCP 26, priority 3), vroceB's answers tagged too; vroceB,
+#     marking what it receives CE (fault injection), sends CNPs at
+#     np_cnp_dscp, tagged with PCP 3 (np_cnp_prio 3 through the egress
+#     map).
 . "$VROCE_SRC/userspace-tests/lib/common.sh"
 . "$VROCE_SRC/userspace-tests/lib/vroce.sh"
 
@@ -38,46 +41,25 @@ vt_vroce_netns_pair
 TC=$(vt_sys vroceA)/tc/1/traffic_class
 QOS=/sys/class/net/vtA/qos
 
-# at FILE CMD...: run CMD where FILE is: the netdev's qos/ in vtA, the ib
-# device's tc/ in the initial namespace (ib_core's compat device in vtA
-# has no driver-made directory)
-at() {
-	local f=$1
-	shift
-	case $f in
-	/sys/class/net/*) ip netns exec vtA "$@" ;;
-	*) "$@" ;;
-	esac
-}
-rd() { at "$1" cat "$1" 2>/dev/null; }
-# wr_ok FILE VALUE WANT: the write succeeds and FILE then reads WANT
-# (for dscp2prio: WANT is the line of the DSCP written)
+rd() { vt_knob_rd "$1"; }
+# wr_ok FILE VALUE WANT: the write succeeds and FILE then reads WANT (for
+# dscp2prio: WANT is the line of the DSCP written)
 wr_ok() {
-	local got
-	at "$1" bash -c 'printf "%s\n" "$1" >"$2"' _ "$2" "$1" 2>"$W/err" ||
-		vt_fail "write \"$2\" to $1: $(cat "$W/err")"
-	got=$(rd "$1")
+	local err
 	case $1 in
-	*/dscp2prio) got=$(grep -x "${3%% *} [0-9]*" <<<"$got") ;;
+	*/dscp2prio)
+		err=$(vt_knob_write "$1" "$2") || vt_fail "write \"$2\" to $1: $err"
+		vt_expect_eq "$1 after writing \"$2\"" \
+			"$(rd "$1" | grep -x "${3%% *} [0-9]*")" "$3"
+		;;
+	*) vt_knob_ok "$@" ;;
 	esac
-	vt_expect_eq "$1 after writing \"$2\"" "$got" "$3"
 }
-# wr_bad FILE VALUE: the write fails with EINVAL and FILE is unchanged
-wr_bad() {
-	local before after
-	before=$(rd "$1")
-	if at "$1" bash -c 'printf "%s\n" "$1" >"$2"' _ "$2" "$1" 2>"$W/err"; then
-		vt_fail "write \"$2\" to $1 succeeded"
-	fi
-	grep -q "Invalid argument" "$W/err" ||
-		vt_fail "write \"$2\" to $1: $(cat "$W/err"), want Invalid argument"
-	after=$(rd "$1")
-	[ "$before" = "$after" ] || vt_fail "$1 changed by the bad write \"$2\""
-}
+wr_bad() { vt_knob_bad "$@"; }
 
 # --- the files and their defaults
 [ -f "$TC" ] || vt_fail "no $TC"
-at "$QOS" test -f "$QOS/trust" || vt_fail "no $QOS/trust in vtA"
+vt_knob_at "$QOS" test -f "$QOS/trust" || vt_fail "no $QOS/trust in vtA"
 vt_expect_eq "traffic_class at start" "$(rd "$TC")" "Global tclass=-1"
 vt_expect_eq "trust at start" "$(rd "$QOS/trust")" dscp
 want=$(for d in $(seq 0 63); do echo "$d $((d / 8))"; done)
@@ -209,10 +191,28 @@ vt_wait_for "vt_gid_index vroceA 192.168.78.1 && vt_gid_index vroceB 192.168.78.
 ga=$(vt_gid_index vroceA 192.168.78.1)
 gb=$(vt_gid_index vroceB 192.168.78.2)
 vt_expect_eq "VLAN GID's netdev" "$(cat "$(vt_sys vroceA)/ports/1/gid_attrs/ndevs/$ga")" vtA.100
+# vroceB marks what it receives CE (fault injection) and answers with
+# CNPs at np_cnp_prio 3, which its VLAN's egress map puts in the PCP bits
+FB=/sys/kernel/debug/vroce/vroceB
+[ -d "$FB" ] || vt_fail "no $FB (debugfs)"
+echo 1,1,1,1,1,1,1,1 >"$(vt_sys vroceB)/cc/roce_np_enable" ||
+	vt_fail "vroceB cc/roce_np_enable"
+echo 3 >"$(vt_sys vroceB)/cc/np_cnp_prio" || vt_fail "vroceB cc/np_cnp_prio"
+cnp_dscp=$(cat "$(vt_sys vroceB)/cc/np_cnp_dscp")
+echo 1000 >"$FB/ce_mark_permille"
 pingpong vlan 'vlan and udp dst port 4791' "$ga" "$gb" 192.168.78.2
+echo 0 >"$FB/ce_mark_permille"
+echo 0,0,0,0,0,0,0,0 >"$(vt_sys vroceB)/cc/roce_np_enable"
 data_is vlan 192.168.78.1 "vlan.id vlan.priority ip.dsfield.dscp" "100 3 26"
 n=$(tshark -r "$W/vlan.pcap" -Y 'ip.src == 192.168.78.2' 2>/dev/null | wc -l)
 [ "$n" -ge 20 ] || vt_fail "vlan: only $n packets of vroceB tagged"
+got=$(tshark -r "$W/vlan.pcap" -Y 'ip.src == 192.168.78.2 && udp.payload[0:1] == 81' \
+	-T fields -e vlan.id -e vlan.priority -e ip.dsfield.dscp 2>/dev/null | sort | uniq -c)
+vt_log "vlan: CNPs of vroceB (count, VLAN, PCP, DSCP): $(echo "$got" | xargs)"
+[ -n "$got" ] || vt_fail "vlan: no CNP of vroceB captured"
+[ "$(echo "$got" | wc -l)" = 1 ] &&
+	[ "$(echo "$got" | awk '{ print $2, $3, $4 }')" = "100 3 $cnp_dscp" ] ||
+	vt_fail "vlan: CNPs of vroceB (count, VLAN, PCP, DSCP): $(echo "$got" | xargs), want all \"100 3 $cnp_dscp\" (np_cnp_prio 3, np_cnp_dscp)"
 
 wr_ok "$TC" -1 "Global tclass=-1"
 vt_pass "traffic_class, trust, dscp2prio: defaults, bad values refused and kept; on the wire: default traffic class applied, ECT(0) exactly on the reaction point's priority through the map and the trust mode"

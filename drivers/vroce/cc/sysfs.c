@@ -104,45 +104,6 @@ static int vroce_cc_parse(const char *buf, u32 max, u32 *val)
 	return 0;
 }
 
-/*
- * A priority mask as mlnx_qos writes its lists: "0,0,0,1,0,0,0,0",
- * priority 0 first, one trailing newline allowed; nothing else.
- */
-static int vroce_cc_parse_prios(const char *buf, size_t count, u8 *mask)
-{
-	unsigned int i;
-	u8 m = 0;
-
-	if (count && buf[count - 1] == '\n')
-		count--;
-	if (count != 2 * VROCE_CC_NR_PRIOS - 1)
-		return -EINVAL;
-	for (i = 0; i < VROCE_CC_NR_PRIOS; i++) {
-		char c = buf[2 * i];
-
-		if (c != '0' && c != '1')
-			return -EINVAL;
-		if (i < VROCE_CC_NR_PRIOS - 1 && buf[2 * i + 1] != ',')
-			return -EINVAL;
-		if (c == '1')
-			m |= BIT(i);
-	}
-	*mask = m;
-	return 0;
-}
-
-static ssize_t vroce_cc_show_prios(char *buf, u8 mask)
-{
-	char s[2 * VROCE_CC_NR_PRIOS];
-	unsigned int i;
-
-	for (i = 0; i < VROCE_CC_NR_PRIOS; i++) {
-		s[2 * i] = mask & BIT(i) ? '1' : '0';
-		s[2 * i + 1] = i < VROCE_CC_NR_PRIOS - 1 ? ',' : '\0';
-	}
-	return sysfs_emit(buf, "%s\n", s);
-}
-
 static ssize_t vroce_cc_file_show(struct device *dev,
 				  struct device_attribute *attr, char *buf)
 {
@@ -158,9 +119,9 @@ static ssize_t vroce_cc_file_show(struct device *dev,
 	case VROCE_CC_F_LINE_RATE:
 		return sysfs_emit(buf, "%u\n", READ_ONCE(cc->line_rate_mbps));
 	case VROCE_CC_F_NP_ENABLE:
-		return vroce_cc_show_prios(buf, READ_ONCE(cc->np_enable));
+		return vroce_qos_show_prios(buf, READ_ONCE(cc->np_enable));
 	case VROCE_CC_F_RP_ENABLE:
-		return vroce_cc_show_prios(buf, READ_ONCE(cc->rp_enable));
+		return vroce_qos_show_prios(buf, READ_ONCE(cc->rp_enable));
 	default:
 		return sysfs_emit(buf, "%u\n", READ_ONCE(cc->cnp_delay_us));
 	}
@@ -200,7 +161,7 @@ static ssize_t vroce_cc_file_store(struct device *dev,
 		return vroce_cc_set_line_rate(vdev, val) ?: count;
 	case VROCE_CC_F_NP_ENABLE:
 	case VROCE_CC_F_RP_ENABLE:
-		if (vroce_cc_parse_prios(buf, count, &mask))
+		if (vroce_qos_parse_prios(buf, count, &mask))
 			return -EINVAL;
 		spin_lock_bh(&cc->lock);
 		if (id == VROCE_CC_F_NP_ENABLE)

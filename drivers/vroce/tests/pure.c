@@ -11,6 +11,7 @@
 #include "../cc/dcqcn.c"
 #include "../icrc.c"
 #include "../opcode.c"
+#include "../pfc.c"
 #include "../queue.c"
 #include "../release.c"
 #include "../rtt.c"
