@@ -19,7 +19,8 @@
 #           ce_mark_permille 1000), i.e. every READ response.  vroceA sends
 #           CNPs (np_cnp_sent), vroceB handles every one of them
 #           (rp_cnp_handled; but those that come after the server
-#           destroyed its QP, at most 16: rp_cnp_ignored), vroceB sends
+#           destroyed its QP, at most one 64 KiB READ's 64 responses:
+#           rp_cnp_ignored), vroceB sends
 #           none and vroceA handles none;
 #           vroceB's QP is cut (vroce_cc_rate "cnp" events down to
 #           MIN_MBPS); the READ bandwidth is at most 1.5 x MIN_MBPS and
@@ -67,11 +68,13 @@ delta() { echo $(($(vt_counter "$1" "$2") - ${c0[$1.$2]})); }
 
 # cnps_arrived NAME: every CNP vroceA sent (sent) reached vroceB, which
 # handled it (handled) or, only for the few that come after ib_read_bw's
-# server destroyed its QP, ignored it (ignored: no such QP)
+# server destroyed its QP, ignored it (ignored: no such QP).  Those are
+# the CNPs of READ responses still on their way then, one per response:
+# at most a READ's 64 (64 KiB at MTU 1024); 6.1 guests showed 0 to 25.
 cnps_arrived() {
 	vt_expect_eq "$1: vroceB rp_cnp_handled + rp_cnp_ignored (+) vs vroceA np_cnp_sent (+)" \
 		$((handled + ignored)) "$sent"
-	[ "$ignored" -le 16 ] ||
+	[ "$ignored" -le $((MSG / 1024)) ] ||
 		vt_fail "$1: vroceB ignored $ignored of $sent CNPs, more than its QP's teardown explains"
 }
 
