@@ -46,6 +46,8 @@ static void vroce_pfc_tx_frame(struct vroce_dev *vdev, u8 pause, u8 resume)
 	if (!skb)
 		return;
 	skb_reserve(skb, LL_RESERVED_SPACE(ndev));
+	/* the MAC control payload: where packet taps look for a header */
+	skb_reset_network_header(skb);
 	p = skb_put_zero(skb, VROCE_PFC_TX_FRAME - ETH_HLEN);
 	put_unaligned_be16(VROCE_PFC_OP_PFC, p);
 	put_unaligned_be16(pause | resume, p + 2);
@@ -84,6 +86,7 @@ static enum hrtimer_restart vroce_pfc_tx_renew(struct hrtimer *t)
 {
 	struct vroce_pfc_tx *tx = container_of(t, struct vroce_pfc_tx, renew);
 	struct vroce_dev *vdev = container_of(tx, struct vroce_dev, pfc_tx);
+	enum hrtimer_restart ret = HRTIMER_NORESTART;
 	u8 pause, resume;
 
 	spin_lock(&tx->lock);
@@ -92,13 +95,17 @@ static enum hrtimer_restart vroce_pfc_tx_renew(struct hrtimer *t)
 	pause = tx->xoff;
 	if (pause | resume)
 		tx->sent_ns = ktime_get_ns();
+	/* under the lock: vroce_pfc_tx_backlog() starts it only when idle */
+	if (pause && !tx->dead) {
+		hrtimer_forward_now(t, ns_to_ktime(vroce_pfc_tx_renew_ns(vdev)));
+		ret = HRTIMER_RESTART;
+	} else {
+		tx->renewing = false;
+	}
 	spin_unlock(&tx->lock);
 	if (pause | resume)
 		vroce_pfc_tx_frame(vdev, pause, resume);
-	if (!pause)
-		return HRTIMER_NORESTART;
-	hrtimer_forward_now(t, ns_to_ktime(vroce_pfc_tx_renew_ns(vdev)));
-	return HRTIMER_RESTART;
+	return ret;
 }
 
 /**
@@ -117,7 +124,6 @@ void vroce_pfc_tx_backlog(struct vroce_dev *vdev, unsigned int prio,
 {
 	struct vroce_pfc_tx *tx = &vdev->pfc_tx;
 	u8 bit = BIT(prio), pause = 0, resume = 0;
-	bool start = false;
 	u64 now;
 
 	spin_lock_bh(&tx->lock);
@@ -128,7 +134,6 @@ void vroce_pfc_tx_backlog(struct vroce_dev *vdev, unsigned int prio,
 	now = ktime_get_ns();
 	if (!(tx->xoff & bit) && (READ_ONCE(vdev->qos.pfc) & bit) &&
 	    bytes >= READ_ONCE(vdev->qos.pfc_xoff)) {
-		start = !tx->xoff;
 		tx->xoff |= bit;
 		pause = tx->xoff;
 	} else if ((tx->xoff & bit) && bytes < READ_ONCE(vdev->qos.pfc_xon)) {
@@ -145,10 +150,13 @@ void vroce_pfc_tx_backlog(struct vroce_dev *vdev, unsigned int prio,
 	}
 	if (pause | resume)
 		tx->sent_ns = now;
-	if (start)
+	/* the timer runs, or is about to stop, while renewing is set */
+	if (tx->xoff && !tx->renewing) {
+		tx->renewing = true;
 		hrtimer_start(&tx->renew,
 			      ns_to_ktime(vroce_pfc_tx_renew_ns(vdev)),
 			      HRTIMER_MODE_REL_SOFT);
+	}
 	spin_unlock_bh(&tx->lock);
 	if (pause | resume)
 		vroce_pfc_tx_frame(vdev, pause, resume);
@@ -165,6 +173,7 @@ void vroce_pfc_tx_init(struct vroce_dev *vdev)
 	spin_lock_init(&tx->lock);
 	tx->xoff = 0;
 	tx->sent_ns = 0;
+	tx->renewing = false;
 	tx->dead = false;
 	hrtimer_init(&tx->renew, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	tx->renew.function = vroce_pfc_tx_renew;

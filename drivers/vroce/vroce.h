@@ -118,10 +118,11 @@ struct vroce_portq {
 
 /**
  * struct vroce_pfc_tx - the PFC frames a port sends (pfc_tx.c)
- * @lock: guards @xoff and @dead
+ * @lock: guards the fields but @renew, and starting @renew
  * @xoff: priorities whose receive backlog passed xoff and not yet fell
  *	below xon: the peer is asked to pause them
  * @sent_ns: when the last frame was sent
+ * @renewing: @renew is armed or running and will renew or stop by itself
  * @dead: the device is going: no more frames
  * @renew: renews the pauses before they run out
  */
@@ -129,6 +130,7 @@ struct vroce_pfc_tx {
 	spinlock_t lock; /* see above */
 	u8 xoff;
 	u64 sent_ns;
+	bool renewing;
 	bool dead;
 	struct hrtimer renew;
 };
