@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Quality of service as a ConnectX port has it: the default traffic class
- * of RoCE traffic, the trust mode and the DSCP -> priority map.  The
- * priority chosen here is what congestion control's per-priority enables
- * act on (and, later, PFC and the VLAN PCP bits).
+ * of RoCE traffic, the trust mode, the DSCP -> priority map and the PFC
+ * settings.  The priority chosen here is what congestion control's
+ * per-priority enables and PFC (pfc_port.c, pfc_tx.c) act on, and what a
+ * VLAN's egress map turns into PCP bits.
  */
 #ifndef VROCE_QOS_H
 #define VROCE_QOS_H
