@@ -11,7 +11,7 @@
  * list is bounded, a packet beyond it is dropped and counted.
  *
  * Received packets held there stand for a slow receiver's backlog: they
- * are the port's receive buffer, VROCE_FAULT_RX_BUFFER bytes per priority
+ * are the port's receive buffer, VROCE_PFC_RX_BUFFER bytes per priority
  * (qos.c's receive priority).  A packet that finds its priority's buffer
  * full is dropped (rx_buffer_drop), as a NIC without flow control drops
  * it; with PFC on the priority, pfc_tx.c asks the peer to pause before.
@@ -32,8 +32,6 @@
 #define VROCE_FAULT_MAX_HELD	4096
 /* How long a reordered packet waits: the packets after it overtake it. */
 #define VROCE_FAULT_REORDER_MS	1
-/* A priority's share of the receive buffer, in frame bytes. */
-#define VROCE_FAULT_RX_BUFFER	VROCE_PFC_TX_BUFFER
 /* Longest delay a user can set. */
 #define VROCE_FAULT_MAX_DELAY_MS 10000
 
@@ -256,7 +254,7 @@ static bool vroce_fault_hold(struct vroce_fault *f, struct sk_buff *skb,
 	}
 	if (!h->tx) {
 		backlog = f->rx_bytes[h->prio] + skb->len;
-		if (backlog > VROCE_FAULT_RX_BUFFER) {
+		if (backlog > VROCE_PFC_RX_BUFFER) {
 			spin_unlock_bh(&f->lock);
 			kfree(h);
 			vroce_fault_event(f, VROCE_FE_RX_BUFFER_DROP);
@@ -281,7 +279,6 @@ static void vroce_fault_work(struct work_struct *work)
 	struct vroce_fault_held *h, *tmp;
 	unsigned long next = 0;
 	LIST_HEAD(due);
-
 	u32 backlog[VROCE_PFC_NR_PRIOS];
 	u8 drained = 0;
 	unsigned int prio;

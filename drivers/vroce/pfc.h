@@ -29,7 +29,7 @@
 #define VROCE_PFC_PAYLOAD_LEN	(2 + 2 + 2 * VROCE_PFC_NR_PRIOS)
 #define VROCE_PFC_QUANTUM_BITS	512
 /* A priority's receive buffer, in bytes (fault.c, pfc_tx.c). */
-#define VROCE_PFC_TX_BUFFER	(2 * 1024 * 1024)
+#define VROCE_PFC_RX_BUFFER	(2 * 1024 * 1024)
 
 /**
  * struct vroce_pfc_req - what one received frame asks for

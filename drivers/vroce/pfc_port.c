@@ -92,6 +92,17 @@ static void vroce_pfc_port_account(struct vroce_dev *vdev,
 					    vroce_pfc_port_tout_ns(vdev));
 }
 
+/* The pause time so far, pauses that ran out, the watchdog: all of it. */
+static void vroce_pfc_port_run(struct vroce_dev *vdev, u64 now)
+{
+	struct vroce_pfc_events ev = {};
+
+	lockdep_assert_held(&vdev->portq.q.lock);
+	vroce_pfc_tick(&vdev->portq.pfc, vroce_pfc_port_tout_ns(vdev), now,
+		       &ev);
+	vroce_pfc_port_account(vdev, &ev);
+}
+
 /**
  * vroce_pfc_port_tick() - end pauses that ran out, run the watchdog
  * @vdev: the device
@@ -104,13 +115,10 @@ static void vroce_pfc_port_account(struct vroce_dev *vdev,
 void vroce_pfc_port_tick(struct vroce_dev *vdev, u64 now)
 {
 	struct vroce_portq *pq = &vdev->portq;
-	struct vroce_pfc_events ev = {};
 
 	lockdep_assert_held(&pq->q.lock);
-	if (!pq->pfc_next_ns || now < pq->pfc_next_ns)
-		return;
-	vroce_pfc_tick(&pq->pfc, vroce_pfc_port_tout_ns(vdev), now, &ev);
-	vroce_pfc_port_account(vdev, &ev);
+	if (pq->pfc_next_ns && now >= pq->pfc_next_ns)
+		vroce_pfc_port_run(vdev, now);
 }
 
 /**
@@ -122,12 +130,9 @@ void vroce_pfc_port_tick(struct vroce_dev *vdev, u64 now)
 void vroce_pfc_port_settle(struct vroce_dev *vdev)
 {
 	struct vroce_portq *pq = &vdev->portq;
-	struct vroce_pfc_events ev = {};
 
 	spin_lock_bh(&pq->q.lock);
-	vroce_pfc_tick(&pq->pfc, vroce_pfc_port_tout_ns(vdev), ktime_get_ns(),
-		       &ev);
-	vroce_pfc_port_account(vdev, &ev);
+	vroce_pfc_port_run(vdev, ktime_get_ns());
 	spin_unlock_bh(&pq->q.lock);
 }
 
@@ -168,17 +173,18 @@ void vroce_pfc_port_set(struct vroce_dev *vdev, u8 enabled)
 static bool vroce_pfc_port_parse(struct vroce_dev *vdev, struct sk_buff *skb,
 				 struct vroce_pfc_req *req)
 {
-	u8 buf[VROCE_PFC_PAYLOAD_LEN];
 	const u8 *dest = eth_hdr(skb)->h_dest;
+	u8 buf[VROCE_PFC_PAYLOAD_LEN];
+	unsigned int len;
 	const u8 *p;
 
 	if (!ether_addr_equal(dest, vroce_pfc_group) &&
 	    !ether_addr_equal(dest, vdev->ndev->dev_addr))
 		return false;
-	p = skb_header_pointer(skb, 0, min_t(unsigned int, skb->len,
-					     sizeof(buf)), buf);
-	return p && !vroce_pfc_parse(p, min_t(unsigned int, skb->len,
-					      sizeof(buf)), req);
+	/* a PAUSE frame's opcode and time fit in a PFC frame's length */
+	len = min_t(unsigned int, skb->len, sizeof(buf));
+	p = skb_header_pointer(skb, 0, len, buf);
+	return p && !vroce_pfc_parse(p, len, req);
 }
 
 /*

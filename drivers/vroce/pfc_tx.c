@@ -5,12 +5,13 @@
  * that priority with 802.1Qbb frames, renewed before each pause runs out,
  * until the backlog falls below qos/pfc_xon; then one frame with pause
  * time 0 lets the peer go on.  A packet of a paused priority that arrives
- * when a renewal is due renews the pause too.  Only priorities with PFC on (qos/pfc) ask.
+ * when a renewal is due renews the pause too.  Only priorities with PFC
+ * on (qos/pfc) ask.
  *
  * vroce's receive path takes a packet in the softirq that brought it, so
  * its only backlog is the one fault injection's delay builds (fault.c):
  * that is the slow receiver PFC protects, and its buffer's size, per
- * priority, is VROCE_PFC_TX_BUFFER.  xoff below the buffer leaves room
+ * priority, is VROCE_PFC_RX_BUFFER.  xoff below the buffer leaves room
  * for what is on its way while the peer hears the pause.
  *
  * Frames leave through the device's netdev, to the group address every

@@ -504,7 +504,6 @@ static unsigned int vroce_portq_home(void)
 void vroce_portq_init(struct vroce_dev *vdev)
 {
 	struct vroce_portq *pq = &vdev->portq;
-
 	unsigned int prio;
 
 	skb_queue_head_init(&pq->q);

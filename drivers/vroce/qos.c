@@ -393,7 +393,7 @@ static ssize_t vroce_qos_pfc_thresh_store(struct kobject *kobj, bool xoff,
 	if (kstrtou32(buf, 10, &val))
 		return -EINVAL;
 	mutex_lock(&vroce_qos_pfc_lock);
-	if (xoff && val <= VROCE_PFC_TX_BUFFER &&
+	if (xoff && val <= VROCE_PFC_RX_BUFFER &&
 	    val > READ_ONCE(vdev->qos.pfc_xon)) {
 		WRITE_ONCE(vdev->qos.pfc_xoff, val);
 		err = 0;
