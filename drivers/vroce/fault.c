@@ -234,10 +234,12 @@ static bool vroce_fault_hold(struct vroce_fault *f, struct sk_buff *skb,
 	u32 backlog = 0;
 
 	h = kzalloc(sizeof(*h), GFP_ATOMIC);
-	if (!h)
+	if (!h) {
+		/* counted: the packet goes on now, ahead of those held */
+		vroce_fault_event(f, VROCE_FE_HELD_OVERFLOW);
 		return false;
+	}
 	h->skb = skb;
-	h->due = jiffies + msecs_to_jiffies(ms);
 	h->tx = !!av;
 	if (av) {
 		h->av = *av;
@@ -263,6 +265,8 @@ static bool vroce_fault_hold(struct vroce_fault *f, struct sk_buff *skb,
 		}
 		f->rx_bytes[h->prio] = backlog;
 	}
+	/* under the lock: packets held alike leave in the order they came */
+	h->due = jiffies + msecs_to_jiffies(ms);
 	list_add_tail(&h->list, &f->held);
 	f->nheld++;
 	spin_unlock_bh(&f->lock);
@@ -277,15 +281,21 @@ static void vroce_fault_work(struct work_struct *work)
 	struct vroce_fault *f = container_of(to_delayed_work(work),
 					     struct vroce_fault, work);
 	struct vroce_fault_held *h, *tmp;
-	unsigned long next = 0;
+	unsigned long next = 0, now;
 	LIST_HEAD(due);
 	u32 backlog[VROCE_PFC_NR_PRIOS];
 	u8 drained = 0;
 	unsigned int prio;
 
 	spin_lock_bh(&f->lock);
+	/*
+	 * One reading of the clock for the whole list: a tick in the middle
+	 * of the walk would let a packet overtake an older one due at the
+	 * same time.
+	 */
+	now = jiffies;
 	list_for_each_entry_safe(h, tmp, &f->held, list) {
-		if (time_after_eq(jiffies, h->due)) {
+		if (time_after_eq(now, h->due)) {
 			list_move_tail(&h->list, &due);
 			f->nheld--;
 			if (!h->tx) {

@@ -17,6 +17,9 @@
  * window of its responses, a job (struct vroce_resp_job) on the QP's work
  * item the rest, one window per run.  While a job is pending, later
  * answers wait behind it, so the peer sees every response in PSN order.
+ * The receive path, the work item and the gap timer each build answers
+ * under the lock and send them after it: vroce_resp_answer() keeps them in
+ * the order they were built.
  */
 #include <linux/etherdevice.h>
 #include <linux/slab.h>
@@ -141,6 +144,92 @@ static void vroce_resp_xmit(struct vroce_qp *qp, const struct vroce_av *av,
 	}
 }
 
+/**
+ * struct vroce_resp_batch - answers waiting for the QP's sending context
+ * @list: in vroce_resp.sendq
+ * @av: their addresses, as vroce_resp_xmit() takes them
+ * @entropy: their flow's UDP source port entropy
+ * @skbs: the packets, in PSN order
+ */
+struct vroce_resp_batch {
+	struct list_head list;
+	struct vroce_av av;
+	u32 entropy;
+	struct sk_buff_head skbs;
+};
+
+/*
+ * Send @out, built under the responder's lock, which is held on entry and
+ * dropped here.  Answers are built by the receive path, the READ job's
+ * work item and the gap timer, on any CPU, and each sends them after
+ * dropping the lock: two of them could otherwise overtake each other on
+ * the way out.  An ACK of a later request ahead of a READ's last
+ * responses reads to the requester as an implied NAK (it asks for the
+ * READ again), a READ's second window ahead of its first as a sequence
+ * error.  So one context at a time sends: the first to come; the others
+ * leave their answers in @sendq and go, and the sender takes them in turn
+ * before it stops.  A context the sender re-enters (loopback delivery)
+ * queues in the same way.  When that queue's entry cannot be allocated
+ * the answers are dropped and counted, like a packet lost on the wire.
+ */
+static void vroce_resp_answer(struct vroce_qp *qp, const struct vroce_av *av,
+			      u32 entropy, struct sk_buff_head *out)
+	__releases(&qp->resp.lock)
+{
+	struct vroce_resp *resp = &qp->resp;
+	struct vroce_resp_batch *batch;
+	struct vroce_av next_av;
+
+	lockdep_assert_held(&resp->lock);
+	if (resp->sending) {
+		batch = kmalloc(sizeof(*batch), GFP_ATOMIC);
+		if (batch) {
+			batch->av = *av;
+			batch->entropy = entropy;
+			__skb_queue_head_init(&batch->skbs);
+			skb_queue_splice_tail_init(out, &batch->skbs);
+			list_add_tail(&batch->list, &resp->sendq);
+		} else {
+			vroce_counter_add(qp->vdev, VROCE_CNT_TX_ERR,
+					  skb_queue_len(out));
+			__skb_queue_purge(out);
+		}
+		spin_unlock_bh(&resp->lock);
+		return;
+	}
+	resp->sending = true;
+	next_av = *av;
+	for (;;) {
+		spin_unlock_bh(&resp->lock);
+		vroce_resp_xmit(qp, &next_av, entropy, out);
+		spin_lock_bh(&resp->lock);
+		batch = list_first_entry_or_null(&resp->sendq,
+						 struct vroce_resp_batch, list);
+		if (!batch)
+			break;
+		list_del(&batch->list);
+		skb_queue_splice_init(&batch->skbs, out);
+		next_av = batch->av;
+		entropy = batch->entropy;
+		kfree(batch);
+	}
+	resp->sending = false;
+	spin_unlock_bh(&resp->lock);
+}
+
+/* Answers queued for a sender (QP reset or destroyed): never sent. */
+static void vroce_resp_drop_sendq(struct vroce_resp *resp)
+{
+	struct vroce_resp_batch *batch, *tmp;
+
+	lockdep_assert_held(&resp->lock);
+	list_for_each_entry_safe(batch, tmp, &resp->sendq, list) {
+		list_del(&batch->list);
+		__skb_queue_purge(&batch->skbs);
+		kfree(batch);
+	}
+}
+
 /* Forget every pending READ job and what waits behind it. */
 static void vroce_resp_drop_jobs(struct vroce_resp *resp)
 {
@@ -168,6 +257,7 @@ int vroce_resp_init(struct vroce_qp *qp)
 
 	spin_lock_init(&resp->lock);
 	INIT_LIST_HEAD(&resp->jobs);
+	INIT_LIST_HEAD(&resp->sendq);
 	INIT_WORK(&resp->work, vroce_resp_work);
 	resp->wqe = kzalloc(VROCE_RESP_WQE_SIZE, GFP_KERNEL);
 	resp->nres = VROCE_MAX_QP_RD_ATOM;
@@ -206,6 +296,7 @@ void vroce_resp_cleanup(struct vroce_qp *qp)
 	spin_lock_bh(&resp->lock);
 	vroce_resp_drop_msg(resp);
 	vroce_resp_drop_jobs(resp);
+	vroce_resp_drop_sendq(resp);
 	spin_unlock_bh(&resp->lock);
 	kfree(resp->wqe);
 	kfree(resp->res);
@@ -227,6 +318,7 @@ void vroce_resp_reset(struct vroce_qp *qp, u32 rq_psn)
 	spin_lock_bh(&resp->lock);
 	vroce_resp_drop_msg(resp);
 	vroce_resp_drop_jobs(resp);
+	vroce_resp_drop_sendq(resp);
 	vroce_reseq_drop(qp);
 	resp->epsn = rq_psn & VROCE_PSN_MASK;
 	resp->msn = 0;
@@ -553,9 +645,10 @@ static void vroce_resp_work(struct work_struct *work)
 	}
 	/* a job the pacer stopped goes on when its timer says */
 	more = !list_empty(&resp->jobs) && !(paced && !err);
-	spin_unlock_bh(&resp->lock);
-
-	vroce_resp_xmit(qp, &av, entropy, &out);
+	if (skb_queue_empty(&out))
+		spin_unlock_bh(&resp->lock);
+	else
+		vroce_resp_answer(qp, &av, entropy, &out);
 	if (more)
 		queue_work(system_highpri_wq, &resp->work);
 }
@@ -1220,11 +1313,11 @@ void vroce_resp_gap_expired(struct vroce_qp *qp)
 		if (!list_empty(&resp->jobs))
 			vroce_resp_defer(qp, &out);
 	}
-	spin_unlock_bh(&resp->lock);
-
-	if (!skb_queue_empty(&out)) {
+	if (skb_queue_empty(&out)) {
+		spin_unlock_bh(&resp->lock);
+	} else {
 		vroce_resp_av(qp, &from, &av, &entropy);
-		vroce_resp_xmit(qp, &av, entropy, &out);
+		vroce_resp_answer(qp, &av, entropy, &out);
 	}
 	kfree_skb(from.skb);
 }
@@ -1400,11 +1493,11 @@ void vroce_resp_rcv(struct vroce_pkt *pkt)
 unlock:
 	signal = qp->resp.signal_owed;
 	qp->resp.signal_owed = false;
-	spin_unlock_bh(&qp->resp.lock);
-
-	if (!skb_queue_empty(&out)) {
+	if (skb_queue_empty(&out)) {
+		spin_unlock_bh(&qp->resp.lock);
+	} else {
 		vroce_resp_av(qp, pkt, &av, &entropy);
-		vroce_resp_xmit(qp, &av, entropy, &out);
+		vroce_resp_answer(qp, &av, entropy, &out);
 	}
 	if (signal)
 		vroce_resp_signal(qp);

@@ -76,6 +76,9 @@ struct vroce_resp_res {
  * @njobs: entries in @jobs
  * @nafter: answers waiting behind @jobs
  * @work: generates the next window of the oldest job
+ * @sending: a context is sending the QP's answers (vroce_resp_answer())
+ * @sendq: answers built while @sending, for that context to send after
+ *	its own, in order (struct vroce_resp_batch in resp.c)
  * @reseq: RC: requests held ahead of a gap (reseq.c), allocated on first
  *	need
  */
@@ -104,6 +107,8 @@ struct vroce_resp {
 	u32 njobs;
 	u32 nafter;
 	struct work_struct work;
+	bool sending;
+	struct list_head sendq;
 	struct vroce_reseq *reseq;
 };
 
