@@ -148,6 +148,8 @@ struct vroce_fault_held {
  * @nheld: entries in @held
  * @rx_bytes: per priority, the bytes of received packets in @held
  * @work: sends or delivers what is due
+ * @armed: @work is set to run at @next_run (under @lock)
+ * @next_run: jiffies when @work runs next, while @armed
  */
 struct vroce_fault {
 	struct vroce_dev *vdev;
@@ -160,6 +162,8 @@ struct vroce_fault {
 	u32 nheld;
 	u32 rx_bytes[VROCE_PFC_NR_PRIOS];
 	struct delayed_work work;
+	bool armed;
+	unsigned long next_run;
 };
 
 static struct dentry *vroce_fault_root;
@@ -232,6 +236,8 @@ static bool vroce_fault_hold(struct vroce_fault *f, struct sk_buff *skb,
 {
 	struct vroce_fault_held *h;
 	u32 backlog = 0;
+	bool tx;
+	u8 prio;
 
 	h = kzalloc(sizeof(*h), GFP_ATOMIC);
 	if (!h) {
@@ -269,10 +275,22 @@ static bool vroce_fault_hold(struct vroce_fault *f, struct sk_buff *skb,
 	h->due = jiffies + msecs_to_jiffies(ms);
 	list_add_tail(&h->list, &f->held);
 	f->nheld++;
+	/*
+	 * The work runs when the first held packet is due, not at every
+	 * packet: each run walks the whole list, thousands of entries at
+	 * a slow receiver's rates.
+	 */
+	if (!f->armed || time_before(h->due, f->next_run)) {
+		f->armed = true;
+		f->next_run = h->due;
+		mod_delayed_work(system_wq, &f->work,
+				 max_t(long, h->due - jiffies, 0));
+	}
+	tx = h->tx;
+	prio = h->prio;
 	spin_unlock_bh(&f->lock);
-	if (!h->tx)
-		vroce_pfc_tx_backlog(f->vdev, h->prio, backlog);
-	mod_delayed_work(system_wq, &f->work, 0);
+	if (!tx)
+		vroce_pfc_tx_backlog(f->vdev, prio, backlog);
 	return true;
 }
 
@@ -282,6 +300,7 @@ static void vroce_fault_work(struct work_struct *work)
 					     struct vroce_fault, work);
 	struct vroce_fault_held *h, *tmp;
 	unsigned long next = 0, now;
+	bool more = false;
 	LIST_HEAD(due);
 	u32 backlog[VROCE_PFC_NR_PRIOS];
 	u8 drained = 0;
@@ -302,9 +321,16 @@ static void vroce_fault_work(struct work_struct *work)
 				f->rx_bytes[h->prio] -= h->skb->len;
 				drained |= BIT(h->prio);
 			}
-		} else if (!next || time_before(h->due, next)) {
+		} else if (!more || time_before(h->due, next)) {
 			next = h->due;
+			more = true;
 		}
+	}
+	f->armed = more;
+	if (more) {
+		f->next_run = next;
+		mod_delayed_work(system_wq, &f->work,
+				 max_t(long, next - now, 1));
 	}
 	memcpy(backlog, f->rx_bytes, sizeof(backlog));
 	spin_unlock_bh(&f->lock);
@@ -323,9 +349,6 @@ static void vroce_fault_work(struct work_struct *work)
 		}
 		kfree(h);
 	}
-	if (next)
-		mod_delayed_work(system_wq, &f->work,
-				 max_t(long, next - jiffies, 1));
 }
 
 /**
