@@ -23,6 +23,7 @@ static void vroce_dealloc_driver(struct ib_device *ibdev)
 	vroce_cc_sysfs_cleanup(vdev);
 	vroce_qos_sysfs_cleanup(vdev);
 	vroce_fault_cleanup(vdev);
+	vroce_pfc_port_close(vdev);
 	vroce_pfc_tx_cleanup(vdev);
 	vroce_portq_cleanup(vdev);
 	vroce_loop_cleanup(vdev);
@@ -220,6 +221,7 @@ static int vroce_register(const char *name, struct net_device *ndev)
 	if (err)
 		goto del_parent;
 	vroce_fault_init(vdev);
+	vroce_pfc_port_open(vdev);
 	/* mlx5's ecn/ under the netdev; without it cc/ has every setting */
 	vroce_cc_sysfs_init(vdev);
 	/* tc/1/traffic_class, and qos/ under the netdev */

@@ -261,3 +261,29 @@ void vroce_pfc_port_exit(void)
 {
 	dev_remove_pack(&vroce_pfc_packet_type);
 }
+
+/**
+ * vroce_pfc_port_open() - a new device's netdev receives MAC control frames
+ * @vdev: the device
+ *
+ * A NIC's MAC takes PFC and PAUSE frames whatever its address filter
+ * says.  The netdev under vroce passes on only the group addresses it was
+ * asked for when it filters at all: a virtual NIC between two VMs dropped
+ * every PFC frame its peer sent, where a veth, which filters nothing,
+ * passed them.
+ */
+void vroce_pfc_port_open(struct vroce_dev *vdev)
+{
+	vdev->pfc_group_added = !dev_mc_add(vdev->ndev, vroce_pfc_group);
+}
+
+/**
+ * vroce_pfc_port_close() - undo vroce_pfc_port_open()
+ * @vdev: the device, going
+ */
+void vroce_pfc_port_close(struct vroce_dev *vdev)
+{
+	if (vdev->pfc_group_added)
+		dev_mc_del(vdev->ndev, vroce_pfc_group);
+	vdev->pfc_group_added = false;
+}

@@ -173,6 +173,8 @@ struct vroce_pfc_tx {
  * @cc: congestion-control settings (cc/cc.h)
  * @portq: the port's FIFO: its shaper, and PFC's pauses (portq.c)
  * @pfc_tx: the PFC frames the port sends (pfc_tx.c)
+ * @pfc_group_added: the netdev was asked to receive MAC control frames'
+ *	group address (vroce_pfc_port_open())
  * @qos: traffic class, trust, priorities and PFC settings (qos.h)
  * @num_pds: protection domains allocated, bounded by VROCE_MAX_PD
  * @num_qps: QPs, bounded by VROCE_MAX_QP
@@ -214,6 +216,7 @@ struct vroce_dev {
 	struct vroce_cc_dev cc;
 	struct vroce_portq portq;
 	struct vroce_pfc_tx pfc_tx;
+	bool pfc_group_added;
 	struct vroce_qos qos;
 
 	atomic_t num_pds;
@@ -309,6 +312,8 @@ int vroce_pkt_out(struct vroce_dev *vdev, struct sock *sk,
 /* pfc_port.c */
 void vroce_pfc_port_init(void);
 void vroce_pfc_port_exit(void);
+void vroce_pfc_port_open(struct vroce_dev *vdev);
+void vroce_pfc_port_close(struct vroce_dev *vdev);
 extern const u8 vroce_pfc_group[ETH_ALEN];
 u64 vroce_pfc_port_kbps(struct vroce_dev *vdev);
 u64 vroce_pfc_port_tout_ns(struct vroce_dev *vdev);
