@@ -351,6 +351,9 @@ run_boot() {
 	done
 	vt_stop "${PIDS[@]}"
 	PIDS=()
+	# the VMs' host threads are free: the next boot may start while this
+	# one's captures are cut and its post-checks run
+	[ -z "${VMS_DONE_FILE:-}" ] || : >"$VMS_DONE_FILE"
 	# what came after the last look (kmemleak's verdicts at the end)
 	[ "$kind" != single ] || stream_results "$series" "$job"
 	echo "== [$label] boot ended after $((SECONDS - start)) s"
@@ -566,6 +569,7 @@ start_boot() {
 		n_pass=0 n_fail=0 n_skip=0
 		BOOT_LABEL=$(boot_name "$i")
 		BOOT_PART=${part#all}
+		VMS_DONE_FILE=$out_dir/$i.vms-done
 		run_boot "$abi" "$kind" "${list[@]}"
 		echo "$n_pass $n_fail $n_skip" >"$out_dir/$i.counts"
 	) >"$out_dir/$i.log" 2>&1 </dev/null &
@@ -611,7 +615,14 @@ order_boots
 # loudly, naming what was still running, instead of being killed silently.
 deadline=$((SECONDS + ${VROCE_DEADLINE_SECS:-4500})) deadline_hit=
 running_vms=0
-declare -A started=() boot_secs=() boot_start=()
+declare -A started=() boot_secs=() boot_start=() released=()
+# release I: boot I's VMs no longer hold host threads (they stopped, or the
+# boot ended), once.
+release() {
+	[ -z "${released[$1]:-}" ] || return 0
+	released[$1]=1
+	running_vms=$((running_vms - $(vms_of "$1")))
+}
 while [ "${#started[@]}" -lt "${#boots[@]}" ] || [ "${#boot_pid[@]}" -gt 0 ]; do
 	for i in "${!boots[@]}"; do
 		[ -z "${started[$i]:-}" ] || continue
@@ -638,8 +649,9 @@ while [ "${#started[@]}" -lt "${#boots[@]}" ] || [ "${#boot_pid[@]}" -gt 0 ]; do
 		done
 	fi
 	for i in "${!boot_pid[@]}"; do
+		[ ! -e "$out_dir/$i.vms-done" ] || release "$i"
 		if ! kill -0 "${boot_pid[$i]}" 2>/dev/null; then
-			running_vms=$((running_vms - $(vms_of "$i")))
+			release "$i"
 			boot_secs[$i]=$((SECONDS - ${boot_start[$i]}))
 			finish_boot "$i"
 		fi
