@@ -235,6 +235,7 @@ static bool vroce_fault_hold(struct vroce_fault *f, struct sk_buff *skb,
 			     const struct vroce_av *av, u32 entropy, u32 ms)
 {
 	struct vroce_fault_held *h;
+	unsigned long delay;
 	u32 backlog = 0;
 	bool tx;
 	u8 prio;
@@ -272,7 +273,8 @@ static bool vroce_fault_hold(struct vroce_fault *f, struct sk_buff *skb,
 		f->rx_bytes[h->prio] = backlog;
 	}
 	/* under the lock: packets held alike leave in the order they came */
-	h->due = jiffies + msecs_to_jiffies(ms);
+	delay = msecs_to_jiffies(ms);
+	h->due = jiffies + delay;
 	list_add_tail(&h->list, &f->held);
 	f->nheld++;
 	/*
@@ -283,8 +285,7 @@ static bool vroce_fault_hold(struct vroce_fault *f, struct sk_buff *skb,
 	if (!f->armed || time_before(h->due, f->next_run)) {
 		f->armed = true;
 		f->next_run = h->due;
-		mod_delayed_work(system_wq, &f->work,
-				 max_t(long, h->due - jiffies, 0));
+		mod_delayed_work(system_wq, &f->work, delay);
 	}
 	tx = h->tx;
 	prio = h->prio;

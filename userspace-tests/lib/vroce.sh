@@ -98,16 +98,22 @@ vt_klog_since_mark() {
 
 # vt_knob_at FILE CMD...: run CMD where FILE is seen: a netdev's file
 # (/sys/class/net/IF/...) from inside the namespace named after IF, as
-# vt_netns_pair names them and as a user there writes it; any other file
-# (the ib device's, which ib_core shows only in the device's namespace)
-# from here.
+# vt_netns_pair names them and as a user there writes it, when there is
+# one; a netdev of this namespace (a VM's eth0) and any other file (the
+# ib device's, which ib_core shows only in the device's namespace) from
+# here.
 vt_knob_at() {
 	local f=$1 ifname
 	shift
 	case $f in
 	/sys/class/net/*)
 		ifname=${f#/sys/class/net/}
-		ip netns exec "${ifname%%/*}" "$@"
+		ifname=${ifname%%/*}
+		if [ -e "/run/netns/$ifname" ]; then
+			ip netns exec "$ifname" "$@"
+		else
+			"$@"
+		fi
 		;;
 	*) "$@" ;;
 	esac

@@ -39,17 +39,10 @@ vt_wait_for "[ \"\$(vt_port_state $DEV)\" = ACTIVE ]" 30 ||
 vt_wait_for "vt_gid_index $DEV $VROCE_SELF_IP" 30 ||
 	vt_fail "no RoCE v2 GID for $VROCE_SELF_IP"
 gid=$(vt_gid_index "$DEV" "$VROCE_SELF_IP")
-# knob FILE VALUE WANT: write VALUE, FILE then reads WANT (eth0 is in the
-# VM's one namespace, where vt_knob_ok's namespace-per-netdev rule does
-# not apply)
-knob() {
-	echo "$2" >"$1" || vt_fail "write $2 to $1"
-	vt_expect_eq "$1" "$(cat "$1")" "$3"
-}
-knob "$QOS/pfc" 0,0,0,1,0,0,0,0 0,0,0,1,0,0,0,0
+vt_knob_ok "$QOS/pfc" 0,0,0,1,0,0,0,0 0,0,0,1,0,0,0,0
 if [ "$VROCE_ROLE" = a ]; then
-	knob "$(vt_sys "$DEV")/tc/1/traffic_class" 106 "Global tclass=106"
-	knob "$QOS/pfc_prevention_tout" 1000 1000
+	vt_knob_ok "$(vt_sys "$DEV")/tc/1/traffic_class" 106 "Global tclass=106"
+	vt_knob_ok "$QOS/pfc_prevention_tout" 1000 1000
 	vt_cc_set "$DEV" line_rate 1000
 else
 	[ -d "$FI" ] || vt_fail "no $FI"
