@@ -5,7 +5,8 @@
 #   make                 build vroce.ko for KDIR (see below)
 #   make KDIR=/path      build against another kernel tree
 #   make W=1 / C=1       extra warnings / sparse, passed to kbuild
-#   make install         install into /lib/modules/<release>/extra
+#   make install         install into /lib/modules/<release>/extra, and
+#                        vroce-vm with its man page (DESTDIR=, PREFIX=)
 #   make demo            set up, boot a VM, create vroce0, run verbs tools
 #   make check           set up and run every test scenario on 6.1 and 6.12,
 #                        the robustness set on the debug kernel (built once)
@@ -37,8 +38,8 @@ BUILD = $(BUILDDIR)/$(KREL)
 MODULE_SRCS := Kbuild $(wildcard drivers/vroce/*.[ch] drivers/vroce/cc/*.[ch] \
 	drivers/vroce/probes/*)
 
-.PHONY: all modules modules-all install clean demo check check-debug lint \
-	setup bench
+.PHONY: all modules modules-all install install-tools clean demo check \
+	check-debug lint setup bench
 
 all: modules
 
@@ -61,9 +62,38 @@ modules-all:
 		$(MAKE) --no-print-directory modules KDIR=/usr/src/linux-headers-$$k || exit 1; \
 	done
 
-install: modules
-	$(MAKE) -C $(KDIR) M=$(BUILD) modules_install
-	depmod -a $(KREL)
+# make install [DESTDIR=dir] [PREFIX=/usr/local]: the module for KDIR into
+# DESTDIR/lib/modules/<release>/extra (depmod only for the system itself:
+# a staging directory's packager runs it on the target), and vroce-vm: the
+# harness files it needs and every vroce.ko in build/ (make modules-all
+# builds them for the test kernels) under PREFIX/lib/vroce, the command in
+# PREFIX/bin, its man page in PREFIX/share/man/man1.
+PREFIX ?= /usr/local
+TOOL_FILES := ci/vroce-vm ci/setup.sh ci/debug-kernel.sh ci/debug-kernel.config \
+	ci/vm/lib.sh ci/vm/init ci/vm/initramfs.sh \
+	ci/guest/stage2.sh ci/guest/klog.sh ci/guest/hosts.sh \
+	userspace-tests/lib/common.sh userspace-tests/lib/vroce.sh \
+	userspace-tests/lib/cc.sh userspace-tests/lib/pair.sh
+
+install: modules install-tools
+	$(MAKE) -C $(KDIR) M=$(BUILD) INSTALL_MOD_PATH=$(DESTDIR) modules_install
+	$(if $(DESTDIR),,depmod -a $(KREL))
+
+install-tools:
+	@set -e; lib=$(DESTDIR)$(PREFIX)/lib/vroce; \
+	for f in $(TOOL_FILES); do \
+		install -D -m $$(test -x $(SRC)/$$f && echo 755 || echo 644) \
+			$(SRC)/$$f $$lib/$$f; \
+	done; \
+	for ko in $(BUILDDIR)/*/vroce.ko; do \
+		[ ! -f "$$ko" ] || install -D -m 644 "$$ko" \
+			"$$lib/build/$$(basename $$(dirname $$ko))/vroce.ko"; \
+	done; \
+	mkdir -p $(DESTDIR)$(PREFIX)/bin; \
+	ln -sf ../lib/vroce/ci/vroce-vm $(DESTDIR)$(PREFIX)/bin/vroce-vm; \
+	install -D -m 644 $(SRC)/Documentation/vroce-vm.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/vroce-vm.1; \
+	echo "installed vroce-vm under $(DESTDIR)$(PREFIX)"
 
 setup:
 	$(SRC)/ci/setup.sh

@@ -42,7 +42,7 @@ if [ -n "${VROCE_BENCH_BASE:-}" ]; then
 fi
 # a vroce hang or failure makes bench.sh exit 1: say so and pass it on
 rc=0
-"$SRC/ci/vroce-vm" --kernel "$KERNEL" --timeout 3600 -- \
+"$SRC/ci/vroce-vm" --kernel "$KERNEL" --no-device --timeout 3600 -- \
 	"${env}$SRC/userspace-tests/bench.sh" | tee "$report" || rc=$?
 echo "report: $report"
 [ "$rc" -eq 0 ] || echo "make bench: FAILED (exit status $rc), see the report" >&2

@@ -17,6 +17,6 @@ case $KERNEL in
 *) abi=$KERNEL ;;
 esac
 
-exec "$SRC/ci/vroce-vm" --kernel "$KERNEL" \
+exec "$SRC/ci/vroce-vm" --kernel "$KERNEL" --no-device \
 	--module "$SRC/build/$abi/vroce.ko" -- \
 	"$SRC/userspace-tests/demo.sh"

@@ -11,10 +11,11 @@
 # VROCE_KO, for the pcap option VROCE_PCAP_DIR, and VT_*_SECS / VT_*_SEED values.
 #   scenarios: /job/scenarios lists scenario scripts (one path per line);
 #              results go to /job/results[.ROLE], logs to /job/NAME[.ROLE].log
-#   command:   /job/command is run with bash -c; its output goes to
-#              /job/stdout.ROLE and /job/stderr.ROLE, its status to
-#              /job/exit.ROLE; VROCE_MODULE, if set, is insmod'ed first.
-# ROLE (kernel command line vt_role=) is single, or a / b for two VMs.
+#   command:   ci/vroce-vm's job (ci/guest/hosts.sh): /job/command is run
+#              with bash -c; its output goes to /job/stdout.ROLE and
+#              /job/stderr.ROLE, its status to /job/exit.ROLE.
+# ROLE (kernel command line vt_role=) is single, or a / b (c ... for
+# vroce-vm's hosts 3 and up) for VMs on one wire.
 
 set -u
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -85,6 +86,10 @@ export VROCE_JOB=/job VROCE_ROLE=$ROLE
 . "$VROCE_SRC/ci/guest/klog.sh"
 # shellcheck source=userspace-tests/lib/common.sh
 . "$VROCE_SRC/userspace-tests/lib/common.sh"
+# shellcheck source=userspace-tests/lib/vroce.sh
+. "$VROCE_SRC/userspace-tests/lib/vroce.sh"
+# shellcheck source=ci/guest/hosts.sh
+. "$VROCE_SRC/ci/guest/hosts.sh"
 
 # File name suffix: the two VMs of a pair write to the same job directory.
 SFX=
@@ -108,6 +113,7 @@ case $ROLE in
 single) VROCE_SELF_IP=10.0.2.15 VROCE_PEER_IP= ;;
 a) VROCE_SELF_IP=10.0.0.1 VROCE_PEER_IP=10.0.0.2 ;;
 b) VROCE_SELF_IP=10.0.0.2 VROCE_PEER_IP=10.0.0.1 ;;
+*) VROCE_SELF_IP=$(host_ip "$(host_index "$ROLE")") VROCE_PEER_IP= ;;
 esac
 export VROCE_SELF_IP VROCE_PEER_IP
 ip addr add "$VROCE_SELF_IP/24" dev eth0
@@ -351,43 +357,10 @@ run_scenarios() {
 	kmemleak_final
 }
 
-# ------------------------------------------------------------------ command
-
-run_command() {
-	local rc=0
-	export VROCE_SCENARIO=command
-	if [ -n "${VROCE_MODULE:-}" ]; then
-		modprobe -a ib_core ib_uverbs udp_tunnel ip6_udp_tunnel &&
-			insmod "$VROCE_MODULE" >>"/job/stderr$SFX" 2>&1 || rc=$?
-		if [ "$rc" -ne 0 ]; then
-			echo "vroce-vm: insmod $VROCE_MODULE failed" >>"/job/stderr$SFX"
-		fi
-	fi
-	# Two VMs: start COMMAND only once both are up (the other may boot
-	# many seconds later on a loaded host), so traffic between them is
-	# neither lost nor missing from the capture.
-	if [ "$rc" -eq 0 ] && [ "$ROLE" != single ] &&
-		! VT_NAME=vroce-vm vt_barrier start 600; then
-		echo "vroce-vm: the other VM never came up" >>"/job/stderr$SFX"
-		rc=125
-	fi
-	if [ "$rc" -eq 0 ]; then
-		cd "${VROCE_CWD:-/}" 2>/dev/null || cd "$VROCE_SRC" || cd /
-		bash -c "$(cat /job/command)" >>"/job/stdout$SFX" \
-			2>>"/job/stderr$SFX" </dev/null
-		rc=$?
-	fi
-	# Written last and renamed into place: the host waits for this file.
-	echo "$rc" >"/job/exit$SFX.tmp" && mv "/job/exit$SFX.tmp" "/job/exit$SFX"
-	# Stay on the wire until the other VM's command is done too (the host
-	# stops this VM should the other one die instead).
-	[ "$ROLE" = single ] || VT_NAME=vroce-vm vt_barrier finished 3600
-}
-
 step "RDMA core loaded, starting the job"
 case ${VROCE_JOB_KIND:-} in
 scenarios) run_scenarios ;;
-command) run_command ;;
+command) host_run_command ;;
 *) echo "stage2: unknown job kind '${VROCE_JOB_KIND:-}'" >&2 ;;
 esac
 

@@ -14,6 +14,8 @@
 VT_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 VT_CACHE=${VROCE_CACHE:-$HOME/.cache/vroce}
 VT_MEM=${VROCE_VM_MEM:-2048}
+# The roles of VMs on one wire, host 1 to 8 (a single VM's is "single").
+VT_ROLES=abcdefgh
 # Scenario time limits are multiplied by this on the debug kernel (KASAN,
 # lockdep and kmemleak make fork, exec and every packet several times
 # slower; 61-cc-knobs, ~700 small processes, needs over 300 s there).
@@ -111,26 +113,32 @@ vt_qemu_start() {
 	local abi=$1 job=$2 role=$3 netdev=$4 pcap=${5:-} sfx='' mac
 	local kdir=$VT_CACHE/kernels/$abi/root
 	[ "$role" = single ] || sfx=.$role
+	# single: ..:01; a, b, c ...: ..:0a, ..:0b, ..:0c ...
 	case $role in
-	a) mac=52:54:00:76:72:0a ;;
-	b) mac=52:54:00:76:72:0b ;;
-	*) mac=52:54:00:76:72:01 ;;
+	single) mac=52:54:00:76:72:01 ;;
+	*)
+		local before=${VT_ROLES%%"$role"*}
+		mac=$(printf '52:54:00:76:72:%02x' $((${#before} + 10)))
+		;;
 	esac
 	# The debug kernel: every KASAN report, not only the first one.
 	local debug_args=
 	! vt_is_debug "$abi" || debug_args=" kasan_multi_shot"
+	# Software emulation (the tested path): thread=single: live kernel
+	# text patching (static keys, int3) races with multi-threaded TCG and
+	# kills guests now and then ("Oops: int3" in hrtimer or sched_clock
+	# code), so one host thread runs both vCPUs.  la57=off: with 5-level
+	# paging, an interrupt while identify_cpu() has cleared the boot
+	# CPU's feature bits sees 4-level address limits, and the debug
+	# kernel's KASAN reports "wild-memory-access" in the IRQ handler at
+	# 0.004 s (a make check under load, 2026-12-06).  VT_ACCEL=kvm (only
+	# ci/vroce-vm sets it, after vt_kvm_usable) runs the host's CPU.
+	# shellcheck disable=SC2054 # the commas are QEMU's
+	local accel=(-accel tcg,thread=single -cpu max,la57=off)
+	[ "${VT_ACCEL:-tcg}" != kvm ] || accel=(-accel kvm -cpu host)
 	# shellcheck disable=SC2054 # the commas are QEMU's
 	local args=(
-
-		# thread=single: live kernel text patching (static keys, int3)
-		# races with multi-threaded TCG and kills guests now and then
-		# ("Oops: int3" in hrtimer or sched_clock code), so one host
-		# thread runs both vCPUs.  la57=off: with 5-level paging, an
-		# interrupt while identify_cpu() has cleared the boot CPU's
-		# feature bits sees 4-level address limits, and the debug
-		# kernel's KASAN reports "wild-memory-access" in the IRQ
-		# handler at 0.004 s (a make check under load, 2026-12-06).
-		-machine q35 -accel tcg,thread=single -cpu max,la57=off -smp 2
+		-machine q35 "${accel[@]}" -smp 2
 		-m "$VT_MEM"
 		-nodefaults -display none -no-reboot -monitor none
 		-serial "file:$job/console$sfx.log"
@@ -154,6 +162,9 @@ vt_qemu_start() {
 		-device "virtio-net-pci,netdev=n0,mac=$mac"
 	)
 	[ -z "$pcap" ] || args+=(-object "filter-dump,id=f0,netdev=n0,file=$pcap")
+	# vroce-vm: the user's current directory, writable (mount tag cwd)
+	[ -z "${VT_CWD_SHARE:-}" ] ||
+		args+=(-virtfs "local,path=$VT_CWD_SHARE,mount_tag=cwd,security_model=none,multidevs=remap")
 	qemu-system-x86_64 "${args[@]}" </dev/null >"$job/qemu$sfx.log" 2>&1 &
 	VT_QEMU_PID=$!
 }
@@ -165,6 +176,41 @@ vt_pair_netdevs() {
 	read -r pa pb < <(vt_free_udp_ports 2)
 	echo "socket,udp=127.0.0.1:$pb,localaddr=127.0.0.1:$pa"
 	echo "socket,udp=127.0.0.1:$pa,localaddr=127.0.0.1:$pb"
+}
+
+# vt_hub_netdevs N: print N -netdev values for VMs on one virtual hub (a
+# multicast group on the loopback interface: every VM sees every frame, as
+# on a switch that floods).
+vt_hub_netdevs() {
+	local port i group=239.255.76.$((RANDOM % 250 + 1))
+	read -r port < <(vt_free_udp_ports 1)
+	for ((i = 0; i < $1; i++)); do
+		echo "socket,mcast=$group:$port,localaddr=127.0.0.1"
+	done
+}
+
+# vt_kvm_usable ABI: true when /dev/kvm is there, this user may open it and
+# a kernel really runs under it.  The probe boots ABI's kernel with no root
+# file system, which ends in a panic within seconds on a working KVM (and
+# in "KVM internal error" where nested virtualisation cannot run it, as on
+# this project's machines); the verdict is cached per QEMU and kernel.
+vt_kvm_usable() {
+	local abi=$1 key f out
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	key=$(qemu-system-x86_64 --version | head -1 | tr -c 'A-Za-z0-9.\n' _)-$abi
+	f=$VT_CACHE/kvm-probe/$key
+	if [ ! -f "$f" ]; then
+		mkdir -p "$VT_CACHE/kvm-probe"
+		out=$(timeout 20 qemu-system-x86_64 -accel kvm -machine q35 -cpu host \
+			-m 256 -nodefaults -display none -no-reboot -monitor none \
+			-serial stdio -kernel "$VT_CACHE/kernels/$abi/root/boot/vmlinuz-$abi" \
+			-append "console=ttyS0 panic=-1" </dev/null 2>&1 || true)
+		case $out in
+		*"Kernel panic"*) echo yes >"$f" ;;
+		*) echo no >"$f" ;;
+		esac
+	fi
+	[ "$(cat "$f")" = yes ]
 }
 
 # The single VM's eth0: user-mode networking cut off from the outside world
