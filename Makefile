@@ -67,7 +67,8 @@ modules-all:
 # a staging directory's packager runs it on the target), and vroce-vm: the
 # harness files it needs and every vroce.ko in build/ (make modules-all
 # builds them for the test kernels) under PREFIX/lib/vroce, the command in
-# PREFIX/bin, its man page in PREFIX/share/man/man1.
+# PREFIX/bin, its man page in PREFIX/share/man/man1; vroce-up (devices and
+# their saved settings at boot) in PREFIX/bin with its systemd unit.
 PREFIX ?= /usr/local
 TOOL_FILES := ci/vroce-vm ci/setup.sh ci/debug-kernel.sh ci/debug-kernel.config \
 	ci/vm/lib.sh ci/vm/init ci/vm/initramfs.sh \
@@ -91,6 +92,10 @@ install-tools:
 	done; \
 	mkdir -p $(DESTDIR)$(PREFIX)/bin; \
 	ln -sf ../lib/vroce/ci/vroce-vm $(DESTDIR)$(PREFIX)/bin/vroce-vm; \
+	install -m 755 $(SRC)/ci/vroce-up $(DESTDIR)$(PREFIX)/bin/vroce-up; \
+	mkdir -p $(DESTDIR)$(PREFIX)/lib/systemd/system; \
+	sed 's|/usr/local/bin/|$(PREFIX)/bin/|' $(SRC)/ci/vroce-up@.service \
+		>$(DESTDIR)$(PREFIX)/lib/systemd/system/vroce-up@.service; \
 	install -D -m 644 $(SRC)/Documentation/vroce-vm.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man1/vroce-vm.1; \
 	echo "installed vroce-vm under $(DESTDIR)$(PREFIX)"

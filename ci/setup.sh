@@ -68,7 +68,9 @@ mkdir -p "$CACHE/kernels"
 for abi in "$K61" "$K612"; do
 	dir="$CACHE/kernels/$abi"
 	[ -f "$dir/.done" ] && continue
-	log "fetching kernel $abi"
+	size=$(apt-cache show --no-all-versions "linux-image-$abi" 2>/dev/null |
+		awk '/^Size:/ { printf "%.0f MB", $2 / 1e6; exit }')
+	log "fetching kernel $abi (${size:-size unknown}), then unpacking it"
 	rm -rf "$dir" "$dir.tmp"
 	mkdir -p "$dir.tmp"
 	(cd "$dir.tmp" && apt-get download -qq "linux-image-$abi" >/dev/null 2>&1)
