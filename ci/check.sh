@@ -4,7 +4,7 @@
 # ci/check.sh: what `make check` does, part by part, each part timed: the
 # set-up, the harness's own self-test (its kernel-log patterns), the module
 # for both kernels, the congestion-control model's tests, the user-space
-# tests, the debug kernel (ci/debug-kernel.sh, cached) with the module and
+# tests, the documentation's host commands (ci/docs-host.sh), the debug kernel (ci/debug-kernel.sh, cached) with the module and
 # vroce_ktest.ko built against it, then every scenario on both Debian
 # kernels and the robustness set ("# debug: yes") on the debug kernel
 # (ci/run-tests.sh, which prints the parts' times before its last line
@@ -31,6 +31,9 @@ part "harness self-test" "$SRC/ci/vm/selftest.sh"
 part "module, both kernels" make --no-print-directory -C "$SRC" modules-all
 part "cc-model tests" make --no-print-directory -C "$SRC/userspace-tests/cc-model" check
 part "user-space tests build" make --no-print-directory -C "$SRC/userspace-tests" tests
+# The documentation's host commands (vroce-vm's examples, make demo): VMs of
+# their own, so before the lanes start.
+part "docs test (host)" "$SRC/ci/docs-host.sh"
 kernels="6.1 6.12"
 if [ "${VROCE_CHECK_DEBUG:-1}" != 0 ]; then
 	# Built once per configuration and cached (a fresh machine pays

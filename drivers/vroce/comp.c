@@ -83,11 +83,39 @@ static struct rxe_send_wqe *vroce_comp_wqe(struct vroce_qp *qp, u32 index)
 	return vroce_sq_wqe(vroce_sq_slot(&qp->sq, index));
 }
 
-/* WQEs that wait for a response and count against max_rd_atomic. */
 /*
- * The retransmit timer measures time without progress: it is pushed back
- * only when a response completes something (and started by the requester
- * when it sends into an idle QP), and stopped when nothing is in flight.
+ * Nothing in flight: no WQE sent but not done, or only the one going out
+ * in parts (the head) with every packet sent so far acknowledged, its
+ * rest waiting at home for room in the port's FIFO (which a PFC pause may
+ * hold for long) or for the pacer, whose timer sends it.  A recovery that
+ * waits for ACKs is in flight; so is a packet the netdev refused, which
+ * only a timeout sends again.
+ */
+static bool vroce_comp_idle(struct vroce_qp *qp)
+{
+	struct vroce_req *req = &qp->req;
+	struct rxe_send_wqe *wqe;
+	u32 mtu;
+
+	if (req->recovering)
+		return false;
+	if (qp->sq.head == qp->sq.next)
+		return true;
+	if (!req->partial || !req->home_wait || qp->sq.head != qp->sq.next - 1)
+		return false;
+	wqe = vroce_comp_wqe(qp, qp->sq.head);
+	mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
+	return (u64)vroce_psn_diff(req->psn, wqe->first_psn) * mtu <=
+	       wqe->ack_length;
+}
+
+/*
+ * The retransmit timer measures time without progress while packets are
+ * in flight: it is pushed back only when a response completes something
+ * (and started by the requester when it sends with none in flight), and
+ * stopped when none are.  Time a message's rest waits at home is not a
+ * lost packet: a ConnectX's transport timer, too, runs for requests on
+ * the wire only.
  */
 static void vroce_comp_arm(struct vroce_qp *qp, bool progress)
 {
@@ -95,9 +123,7 @@ static void vroce_comp_arm(struct vroce_qp *qp, bool progress)
 
 	if (req->dying)
 		return;
-	/* a recovery that waits for ACKs waits under the timer too */
-	if ((qp->sq.head == qp->sq.next && !req->recovering) ||
-	    !qp->attr.timeout) {
+	if (!qp->attr.timeout || vroce_comp_idle(qp)) {
 		del_timer(&req->timer);
 		return;
 	}
@@ -140,6 +166,7 @@ static void vroce_comp_rewind(struct vroce_qp *qp, u32 index, u32 psn)
 	}
 	req->psn = vroce_psn_add(wqe->first_psn, resume);
 	req->partial = false;
+	req->home_wait = false;
 	/* a response may now be to the resent copy: no round trip in it */
 	req->rtt_timing = false;
 	sq->next = index;
@@ -504,12 +531,14 @@ void vroce_comp_run(struct vroce_qp *qp, int *budget)
 	}
 	/*
 	 * A timeout counts only once every response that arrived before it
-	 * has been looked at, and made no progress: a busy runner must not
-	 * take its own lateness for the peer's silence.
+	 * has been looked at, and made no progress, and only with packets
+	 * in flight: a busy runner must not take its own lateness for the
+	 * peer's silence, nor a timer that fired as the last ACK came in.
 	 */
 	if (skb_queue_empty(&qp->req.rx_q) &&
 	    atomic_xchg(&qp->req.timer_fired, 0) &&
-	    (qp->req.rnr_wait || !qp->req.progress))
+	    (qp->req.rnr_wait ||
+	     (!qp->req.progress && !vroce_comp_idle(qp))))
 		vroce_comp_timeout(qp);
 	vroce_comp_complete(qp);
 	if (!qp->req.rnr_wait)

@@ -123,6 +123,7 @@ void vroce_req_reset(struct vroce_qp *qp, u32 sq_psn)
 	req->rnr_wait = false;
 	req->gap_retry = false;
 	req->partial = false;
+	req->home_wait = false;
 	req->window = VROCE_REQ_WINDOW;
 	req->recovering = false;
 	req->psn_new = req->psn;
@@ -474,7 +475,7 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 	u32 wr_op = wqe->wr.opcode, mtu, npkts, nsend, i, end, dqpn, start;
 	u32 first;
 	u32 ack_every;
-	bool paced = false, shaped;
+	bool paced = false, shaped, home_wait = false;
 	bool more = req->partial;
 	bool awrite = false;
 	u32 skip;
@@ -576,8 +577,10 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 
 		/* the rest when the pace timer runs the QP again */
 		if ((shaped && vroce_req_port_full(qp)) ||
-		    (paced && !vroce_cc_tx_admit(qp, hdr + len + pad, false)))
+		    (paced && !vroce_cc_tx_admit(qp, hdr + len + pad, false))) {
+			home_wait = true;
 			break;
+		}
 		skb = vroce_pkt_alloc(qp->vdev, hdr + len + pad);
 		if (!skb)
 			break;	/* lost: the retransmit timer sends it again */
@@ -614,12 +617,18 @@ bool vroce_req_wqe(struct vroce_qp *qp, u32 index)
 					    ackreq || vroce_wr_is_rd_atomic(wr_op));
 	}
 	/*
-	 * A paced message goes out over a long time: the retransmit timer
-	 * counts from its last packet, not from the first.
+	 * Packets left with none in flight before (comp.c stops the timer
+	 * while a message's rest waits at home): the timer starts.  A paced
+	 * message goes out over a long time: it counts from its last
+	 * packet, not from the first.  (A WQE's first call arms it below
+	 * whatever went out: a packet the netdev refused is sent again
+	 * only by a timeout.)
 	 */
-	if (paced && i > first && qp->attr.timeout && !req->dying)
+	if (rc && i > first && qp->attr.timeout && !req->dying &&
+	    (paced || !timer_pending(&req->timer)))
 		mod_timer(&req->timer, jiffies + vroce_req_timeout(qp));
 	req->partial = rc && i < nsend;
+	req->home_wait = req->partial && home_wait;
 	if (req->partial) {
 		/* the rest when ACKs open the window (or a failed allocation
 		 * is retried: the retransmit timer covers both)

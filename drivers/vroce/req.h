@@ -73,6 +73,9 @@ enum vroce_wqe_state {
  *	loss are ignored, or each stale response would send again (run_lock)
  * @partial: the WQE at sq.next - 1 has packets left to send, from its
  *	slot's resume on, when the window opens (run_lock)
+ * @home_wait: those packets wait for room in the port's FIFO or for the
+ *	pacer's time, whose timer runs the QP again: nothing lost, nothing
+ *	for the retransmit timer to time (comp.c) (run_lock)
  * @rx_q: responses from the receive path waiting for the runner (its own
  *	lock)
  * @window: packets the QP may have unacknowledged (req.c) (run_lock)
@@ -109,6 +112,7 @@ struct vroce_req {
 	bool progress;
 	bool gap_retry;
 	bool partial;
+	bool home_wait;
 	struct sk_buff_head rx_q;
 	u32 window;
 	bool recovering;

@@ -21,13 +21,11 @@
 #   - PFC off: the same run overflows vroceB's buffer (rx_buffer_drop > 0)
 #     and RC recovers by retransmission (sequence NAKs or timeouts), every
 #     byte still right.
-# The QPs' timeout attribute is 22 (17 s) with PFC on: vroceA is paused
-# for 80 % of the run, and at 20 (4.3 s) 6.1 guests saw one or two
-# timeouts in half the runs, with ACKs later than that (and then a
-# packet or five sent twice); 6.12 none in 14 runs.  The cause is not
-# found (Documentation/qos.md, "Timing").  With PFC off it is 18 (1 s):
-# there the timeouts are the recovery, and shorter ones end the run
-# sooner.
+# The QPs' timeout attribute is 20 (4.3 s) with PFC on: vroceA is paused
+# for 80 % of the run, and its retransmit timer must not run while a
+# message's rest waits for the paused port (Documentation/qos.md, "The
+# retransmit timer and pauses").  With PFC off it is 18 (1 s): there the
+# timeouts are the recovery, and shorter ones end the run sooner.
 # vroceA's port runs at 1 Gb/s (cc/line_rate 1000), where the longest
 # pause (0xffff quanta) lasts 34 ms.  At the veth's 10 Gb/s it lasts
 # 3.4 ms, renewed every 0.8 ms by vroceB's timer, and a guest on a busy
@@ -116,7 +114,7 @@ loss() {
 # --- PFC on priority 3 at both ports
 vt_knob_ok /sys/class/net/vtA/qos/pfc 0,0,0,1,0,0,0,0 0,0,0,1,0,0,0,0
 vt_knob_ok /sys/class/net/vtB/qos/pfc 0,0,0,1,0,0,0,0 0,0,0,1,0,0,0,0
-run pfc-on 22
+run pfc-on 20
 sent=$((b1[tx_prio3_pause] - b0[tx_prio3_pause]))
 got=$((a1[rx_prio3_pause] - a0[rx_prio3_pause]))
 paused=$((a1[rx_prio3_pause_duration] - a0[rx_prio3_pause_duration]))

@@ -1,29 +1,36 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 420
+# timeout: 480
 #
 # Congestion control, acceptance 4 of issue 10 (Documentation/congestion-
-# control.md, "Experiment 4"): a real bottleneck.
+# control.md, "Experiment 4"), and the incasts of issue 25: a real
+# bottleneck.
 #
 #   vts1 (vroceS1 on veth vts1, 192.168.77.1) --+
-#                                               +-- vtsw: bridge br0 --swr-- vtr (vroceR, .3)
-#   vts2 (vroceS2 on veth vts2, 192.168.77.2) --+
+#   vts2 (vroceS2 on veth vts2, .2)           --+-- vtsw: bridge br0 --swr-- vtr (vroceR, .10)
+#   vts3, vts4 (vroceS3, vroceS4, .3, .4)     --+
 #
 # swr (the bridge's port toward the receiver) has the bottleneck as its
 # egress qdisc: tbf at BN_MBIT (root), RoCE in its own class under it
 # ("red ... ecn", bounded by RED_LIMIT bytes), other traffic in a FIFO
 # class; no veth is tuned (no RPS).  Each sender runs RC ib_write_bw to
-# its own server on vroceR (two ports).  Per-sender bytes are sampled every second at
-# the bridge's ingress ports sw1 / sw2 (rx_bytes), the bottleneck's sent
-# bytes and drops from "tc -s qdisc" on swr.
-#   run "on":  cc/enable 1 on all three devices, each sender's line_rate
-#              SND_MBIT (above the bottleneck, below what it can push):
-#              utilisation (tbf bytes sent / (BN_MBIT * time), last half)
-#              >= 90 %, Jain's index over the two senders' rates in the
-#              last half >= 0.95, 0 drops at the bottleneck, 0
-#              out_of_sequence on vroceR;
-#   run "off": cc/enable 0 (no pacing, no reaction): the queue overflows,
-#              drops > 0 (RC's go-back-N retransmits, the run completes).
+# its own server on vroceR.  Per-sender bytes are sampled every half
+# second at the bridge's ingress ports sw1..sw4 (rx_bytes), the
+# bottleneck's sent bytes and drops from "tc -s qdisc" on swr.  Knobs:
+# the documented setting for small line rates (congestion-control.md),
+# each sender's line_rate SND_MBIT (above the bottleneck, below what it
+# can push).
+#   run "on":  2:1, cc/enable 1 on every device: utilisation (tbf bytes
+#              sent / (BN_MBIT * time), last half) >= 90 %, Jain's index
+#              over the senders' rates in the last half >= 0.95, 0 drops
+#              at the bottleneck, 0 out_of_sequence on vroceR, nothing
+#              sent again (sequence NAKs, timeouts, implied NAKs);
+#   run "on4" (VT_MODE=on4 only): the same with four senders, measured
+#              and logged: it does not hold yet (congestion-control.md,
+#              Experiment 5);
+#   run "off": 2:1, cc/enable 0 (no pacing, no reaction): the queue
+#              overflows, drops > 0 (RC's go-back-N retransmits, the run
+#              completes).
 set -euo pipefail
 . "$VROCE_SRC/userspace-tests/lib/common.sh"
 . "$VROCE_SRC/userspace-tests/lib/vroce.sh"
@@ -58,12 +65,15 @@ for m in sch_tbf sch_prio sch_red cls_u32 bridge; do
 done
 vt_load_vroce
 
+# Senders 1-4 (vts1..vts4, .1-.4); the 2:1 runs use the first two.
+NSND=4
+RCV_IP=192.168.77.10
 topo() {
 	local i
 	ip netns add vtsw && ip netns add vtr || return 1
 	ip -n vtsw link add br0 type bridge || return 1
 	ip -n vtsw link set br0 up
-	for i in 1 2; do
+	for ((i = 1; i <= NSND; i++)); do
 		ip netns add vts$i || return 1
 		ip link add vts$i netns vts$i type veth peer name sw$i netns vtsw || return 1
 		ip -n vts$i addr add 192.168.77.$i/24 dev vts$i
@@ -71,7 +81,7 @@ topo() {
 		ip -n vtsw link set sw$i master br0 && ip -n vtsw link set sw$i up
 	done
 	ip link add vtr netns vtr type veth peer name swr netns vtsw || return 1
-	ip -n vtr addr add 192.168.77.3/24 dev vtr
+	ip -n vtr addr add $RCV_IP/24 dev vtr
 	ip -n vtr link set lo up && ip -n vtr link set vtr up
 	ip -n vtsw link set swr master br0 && ip -n vtsw link set swr up
 }
@@ -89,17 +99,18 @@ echo 100000 >/sys/module/vroce/parameters/rx_reorder_us || vt_fail "rx_reorder_u
 # Little but RoCE crosses the bottleneck at all: perftest's TCP exchange
 # negotiates ECN, neighbours are static (no ARP), IPv6 is off (no ND, no
 # MLD); what remains goes to the FIFO class below.
-for ns in vts1 vts2 vtr vtsw; do
+for ns in vts1 vts2 vts3 vts4 vtr vtsw; do
 	ip netns exec $ns sysctl -qw net.ipv4.tcp_ecn=1 net.ipv6.conf.all.disable_ipv6=1 \
 		net.ipv6.conf.default.disable_ipv6=1 || vt_fail "sysctl in $ns"
 done
-hosts=(vts1 vts2 vtr)
-for a in 0 1 2; do
-	for b in 0 1 2; do
+hosts=(vts1 vts2 vts3 vts4 vtr)
+addrs=(192.168.77.1 192.168.77.2 192.168.77.3 192.168.77.4 "$RCV_IP")
+for a in "${!hosts[@]}"; do
+	for b in "${!hosts[@]}"; do
 		[ $a = $b ] && continue
 		hb=${hosts[b]}
 		mac=$(ip netns exec "$hb" cat "/sys/class/net/$hb/address")
-		ip -n "${hosts[a]}" neigh replace 192.168.77.$((b + 1)) lladdr "$mac" \
+		ip -n "${hosts[a]}" neigh replace "${addrs[b]}" lladdr "$mac" \
 			dev "${hosts[a]}" nud permanent || vt_fail "static neighbour of $hb in ${hosts[a]}"
 	done
 done
@@ -122,18 +133,17 @@ tc -n vtsw filter add dev swr parent 10: protocol ip prio 1 u32 \
 	vt_fail "RoCE filter"
 vt_log "bottleneck: $(tc -n vtsw qdisc show dev swr | tr '\n' ' ')"
 
-vt_link_add vroceS1 vts1 vts1
-vt_link_add vroceS2 vts2 vts2
+for ((i = 1; i <= NSND; i++)); do vt_link_add vroceS$i vts$i vts$i; done
 vt_link_add vroceR vtr vtr
-for d in vroceS1 vroceS2 vroceR; do
+for d in vroceS1 vroceS2 vroceS3 vroceS4 vroceR; do
 	vt_wait_for "[ \"\$(vt_port_state $d)\" = ACTIVE ]" 30 ||
 		vt_fail "$d port not ACTIVE: $(vt_port_state "$d")"
 done
-vt_cc_require vroceS1 vroceS2 vroceR
+vt_cc_require vroceS1 vroceS2 vroceS3 vroceS4 vroceR
 
 cc_knobs() {
 	local d
-	for d in vroceS1 vroceS2; do
+	for d in vroceS1 vroceS2 vroceS3 vroceS4; do
 		vt_cc_set $d line_rate "$SND_MBIT"
 		vt_cc_set $d rp_time_reset "${VT_RP_TIME_RESET:-$((5000 * tstretch))}"
 		vt_cc_set $d rp_byte_reset "${VT_RP_BYTE_RESET:-0}"
@@ -156,75 +166,85 @@ tbf_sent() { qstat | awk '/^qdisc tbf/ { f = 1 } f && /Sent/ && !done { print $2
 drops() { qstat | awk '/^qdisc tbf/ { f = 1 } f && /Sent/ && !done { gsub(",", "", $7); print $7 + 0; done = 1 }'; }
 rxb() { ip netns exec vtsw cat /sys/class/net/sw$1/statistics/rx_bytes; }
 
-# run NAME SECS: both ib_write_bw pairs for SECS, sampled each second
-# into $VROCE_JOB/$VT_NAME.NAME.samples: t tbf_sent s1_rx s2_rx
+# run NAME SECS K: senders 1..K each run ib_write_bw to its own server on
+# vroceR for SECS, sampled every half second into
+# $VROCE_JOB/$VT_NAME.NAME.samples: t tbf_sent s1_rx .. sK_rx
 run() {
-	local name=$1 secs=$2 i port srv=() cli=() out=$VROCE_JOB/$VT_NAME.$1 end
-	for i in 1 2; do
+	local name=$1 secs=$2 k=$3 i port srv=() cli=() out=$VROCE_JOB/$VT_NAME.$1 end
+	for ((i = 1; i <= k; i++)); do
 		port=$((18600 + i))
 		ip netns exec vtr timeout -k 5 $((secs + 120)) ib_write_bw -d vroceR -x 3 -F \
 			-p $port -s "$MSG" -D "$secs" --report_gbits >"$out.srv$i" 2>&1 &
 		srv+=($!)
 	done
-	for i in 1 2; do
+	for ((i = 1; i <= k; i++)); do
 		vt_wait_for "ip netns exec vtr ss -ltn | grep :$((18600 + i)) >/dev/null" 30 ||
 			vt_fail "$name: server $i did not listen: $(cat "$out.srv$i")"
 	done
-	for i in 1 2; do
+	for ((i = 1; i <= k; i++)); do
 		ip netns exec vts$i timeout -k 5 $((secs + 120)) ib_write_bw -d vroceS$i -x 3 -F \
-			-p $((18600 + i)) -s "$MSG" -D "$secs" --report_gbits 192.168.77.3 \
+			-p $((18600 + i)) -s "$MSG" -D "$secs" --report_gbits $RCV_IP \
 			>"$out.cli$i" 2>&1 &
 		cli+=($!)
 	done
 	# one sampler inside vtsw, bash builtins only (a process per sample
 	# takes seconds in a loaded TCG guest): time, swr tx (= what the
-	# bottleneck sent), sw1 rx, sw2 rx every half second
+	# bottleneck sent), sw1..swK rx every half second
 	ip netns exec vtsw timeout $((secs + 90)) bash -c '
 		d=/sys/class/net
 		exec {z}<> <(:)
 		while :; do
 			read -r q <$d/swr/statistics/tx_bytes
-			read -r a <$d/sw1/statistics/rx_bytes
-			read -r b <$d/sw2/statistics/rx_bytes
-			echo "$EPOCHREALTIME $q $a $b"
+			l="$EPOCHREALTIME $q"
+			for ((i = 1; i <= '"$k"'; i++)); do
+				read -r a <$d/sw$i/statistics/rx_bytes
+				l="$l $a"
+			done
+			echo "$l"
 			read -r -t 0.5 -u $z || :
 		done' >"$out.samples" 2>&1 &
 	local smp=$!
 	end=$((SECONDS + secs + 60))
-	while kill -0 "${cli[0]}" 2>/dev/null || kill -0 "${cli[1]}" 2>/dev/null; do
-		[ $SECONDS -lt $end ] || break
+	while [ $SECONDS -lt $end ]; do
+		for i in "${cli[@]}"; do kill -0 "$i" 2>/dev/null && break; i=; done
+		[ -n "$i" ] || break
 		sleep 1
 	done
 	kill "$smp" 2>/dev/null || :
 	wait "$smp" 2>/dev/null || :
-	for i in 0 1; do
+	for ((i = 0; i < k; i++)); do
 		wait "${cli[$i]}" || vt_fail "$name: client $((i + 1)) failed: $(tail -5 "$out.cli$((i + 1))")"
 		wait "${srv[$i]}" || vt_fail "$name: server $((i + 1)) failed: $(tail -5 "$out.srv$((i + 1))")"
 	done
 	qstat >"$out.tc"
 }
 
-# analyse NAME: from the samples, over the span where both clients were
-# sending (rx grew on both ports), its last half: "util jain r1 r2 bn"
-# (Mb/s)
+# analyse NAME: from the samples, over the span where every sender was
+# sending (rx grew on each port), its last half: "util jain bn dt r1 ..
+# rK" (rates in Mb/s)
 analyse() {
 	# "moved": a sixth of a fair share's half second (100 kB at 20 Mb/s)
 	awk -v bn="$BN_MBIT" -v mv=$((BN_MBIT * 5000)) '
-		{ t[n] = $1; q[n] = $2; a[n] = $3; b[n] = $4; n++ }
+		{ t[n] = $1; q[n] = $2; for (c = 3; c <= NF; c++) r[n, c] = $c; k = NF; n++ }
 		END {
-			# active span: from the first sample after both ports moved
-			# to the last one where either still moved
+			# active span: from the first sample after every port moved
+			# to the last one where all still moved
 			s = -1; e = -1
 			for (i = 1; i < n; i++) {
-				if (a[i] > a[i-1] + mv && b[i] > b[i-1] + mv) { if (s < 0) s = i - 1; e = i }
+				all = 1
+				for (c = 3; c <= k; c++) if (r[i, c] <= r[i-1, c] + mv) all = 0
+				if (all) { if (s < 0) s = i - 1; e = i }
 			}
 			if (s < 0 || e - s < 4) { print "nodata"; exit }
 			m = s + int((e - s) / 2)
 			dt = t[e] - t[m]
-			r1 = (a[e] - a[m]) * 8 / dt / 1e6; r2 = (b[e] - b[m]) * 8 / dt / 1e6
+			sum = 0; sq = 0; out = ""
+			for (c = 3; c <= k; c++) {
+				x = (r[e, c] - r[m, c]) * 8 / dt / 1e6
+				sum += x; sq += x * x; out = out sprintf(" %.1f", x)
+			}
 			rq = (q[e] - q[m]) * 8 / dt / 1e6
-			j = (r1 + r2) ^ 2 / (2 * (r1 * r1 + r2 * r2))
-			printf "%.3f %.4f %.1f %.1f %.1f %.1f\n", rq / bn, j, r1, r2, rq, dt
+			printf "%.3f %.4f %.1f %.1f%s\n", rq / bn, sum * sum / ((k - 2) * sq), rq, dt, out
 		}' "$VROCE_JOB/$VT_NAME.$1.samples"
 }
 
@@ -237,7 +257,7 @@ kdrops() {
 	local n=0 d ns dev f
 	while read -r _ d _; do n=$((n + 0x$d)); done </proc/net/softnet_stat
 	echo -n "softnet $n"
-	for ns in vts1 vts2 vtsw vtr; do
+	for ns in vts1 vts2 vts3 vts4 vtsw vtr; do
 		for dev in $(ip netns exec $ns ls /sys/class/net); do
 			[ "$dev" = lo ] && continue
 			for f in rx_dropped tx_dropped; do
@@ -246,45 +266,73 @@ kdrops() {
 			done
 		done
 	done
-	for d in vroceS1 vroceS2; do echo -n " $d/tx_errors $(vt_counter $d tx_errors)"; done
+	for d in vroceS1 vroceS2 vroceS3 vroceS4; do echo -n " $d/tx_errors $(vt_counter $d tx_errors)"; done
 	for f in rx_header_errors rx_icrc_encapsulated duplicate_request; do echo -n " vroceR/$f $(vt_counter vroceR $f)"; done
 	echo
 }
 
+# resent: what the senders 1..K sent again (sequence NAKs, timeouts,
+# implied NAKs they received)
+resent() {
+	local -A c
+	local i n=0 f
+	for ((i = 1; i <= $1; i++)); do
+		vt_counters vroceS$i c
+		for f in packet_seq_err local_ack_timeout_err implied_nak_seq_err; do
+			n=$((n + ${c[$f]}))
+		done
+	done
+	echo $n
+}
+
+# measure NAME SECS K: run NAME with senders 1..K, then in M_UTIL, M_JAIN,
+# M_DROPS, M_OOO, M_RESENT what the bottleneck and vroceR saw, and the
+# summary in M_RES.
+measure() {
+	local d0 o0 x0 d1 o1 x1 rq dt rates
+	d0=$(drops) o0=$(ooo) x0=$(resent "$3")
+	vt_log "$1, before: $(kdrops)"
+	run "$1" "$2" "$3"
+	d1=$(drops) o1=$(ooo) x1=$(resent "$3")
+	vt_log "$1, after: $(kdrops)"
+	for d in vroceS1 vroceS2 vroceS3 vroceS4 vroceR; do
+		rdma statistic show link $d/1 >>"$VROCE_JOB/$VT_NAME.$1.counters"
+	done
+	read -r M_UTIL M_JAIN rq dt rates < <(analyse "$1")
+	M_DROPS=$((d1 - d0)) M_OOO=$((o1 - o0)) M_RESENT=$((x1 - x0))
+	M_RES="$1: util $M_UTIL jain $M_JAIN drops $M_DROPS ooo $M_OOO resent $M_RESENT (senders $rates Mb/s, bottleneck $rq over $dt s; marked $(vt_counter vroceR np_ecn_marked_roce_packets), cnp $(vt_counter vroceR np_cnp_sent))"
+	vt_log "$M_RES"
+	vt_log "$1: perftest $(grep -hE '^ *[0-9]+ +[0-9]+ ' "$VROCE_JOB/$VT_NAME.$1".cli? | awk '{print $4}' | tr '\n' ' ')Gb/s"
+}
+
+# ok_on NAME JAIN_MIN: DCQCN held the bottleneck: utilisation >= 0.90,
+# Jain >= JAIN_MIN, nothing dropped, reordered or sent again.
+ok_on() {
+	awk -v u="$M_UTIL" 'BEGIN { exit !(u >= 0.90) }' || vt_fail "$1: utilisation $M_UTIL < 0.90 ($M_RES)"
+	awk -v j="$M_JAIN" -v m="$2" 'BEGIN { exit !(j >= m) }' || vt_fail "$1: Jain $M_JAIN < $2 ($M_RES)"
+	[ "$M_DROPS" = 0 ] || vt_fail "$1: $M_DROPS drops at the bottleneck ($M_RES)"
+	[ "$M_OOO" = 0 ] || vt_fail "$1: out_of_sequence $M_OOO ($M_RES)"
+	[ "$M_RESENT" = 0 ] || vt_fail "$1: $M_RESENT packets sent again ($M_RES)"
+}
+
 res=
 if [ "$MODE" != off ]; then
-	for d in vroceS1 vroceS2 vroceR; do vt_cc_set $d enable 1; done
-	d0=$(drops); o0=$(ooo)
-	vt_log "on, before: $(kdrops)"
-	run on "$ON_S"
-	d1=$(drops); o1=$(ooo)
-	vt_log "on, after: $(kdrops)"
-	for d in vroceS1 vroceS2 vroceR; do rdma statistic show link $d/1 >>"$VROCE_JOB/$VT_NAME.on.counters"; done
-	read -r util jain r1 r2 rq dt < <(analyse on)
-	cnp=$(vt_counter vroceR np_cnp_sent); h1=$(vt_counter vroceS1 rp_cnp_handled); h2=$(vt_counter vroceS2 rp_cnp_handled)
-	mk=$(vt_counter vroceR np_ecn_marked_roce_packets)
-	vt_log "on: util $util jain $jain s1 $r1 s2 $r2 bottleneck $rq Mb/s over $dt s; drops $((d1 - d0)) ooo $((o1 - o0)) marked $mk cnp $cnp handled $h1/$h2"
-	vt_log "on: perftest $(grep -hE '^ *[0-9]+ +[0-9]+ ' "$VROCE_JOB/$VT_NAME".on.cli? | awk '{print $4}' | tr '\n' ' ')Gb/s"
-	res="on: util $util jain $jain drops $((d1 - d0)) ooo $((o1 - o0)) (s1 $r1 s2 $r2 Mb/s, cnp $cnp)"
+	for d in vroceS1 vroceS2 vroceS3 vroceS4 vroceR; do vt_cc_set $d enable 1; done
+	measure on "$ON_S" 2
+	[ "$MODE" != both ] || ok_on on 0.95
+	res=$M_RES
+	# 4:1 does not hold yet (congestion-control.md, Experiment 5): an
+	# experiment (VT_MODE=on4), not a check
+	if [ "$MODE" = on4 ]; then
+		measure on4 "$ON_S" 4
+		res="$res; $M_RES"
+	fi
 fi
-if [ "$MODE" != on ]; then
-	for d in vroceS1 vroceS2 vroceR; do vt_cc_set $d enable 0; done
-	d2=$(drops); o2=$(ooo)
-	vt_log "off, before: $(kdrops)"
-	run off "$OFF_S"
-	d3=$(drops); o3=$(ooo)
-	vt_log "off, after: $(kdrops)"
-	read -r uoff joff q1 q2 qq qdt < <(analyse off)
-	vt_log "off: util $uoff jain $joff s1 $q1 s2 $q2 bottleneck $qq Mb/s over $qdt s; drops $((d3 - d2)) ooo $((o3 - o2))"
-	res="$res; off: util $uoff drops $((d3 - d2)) ooo $((o3 - o2))"
+if [ "$MODE" = both ] || [ "$MODE" = off ]; then
+	for d in vroceS1 vroceS2 vroceS3 vroceS4 vroceR; do vt_cc_set $d enable 0; done
+	measure off "$OFF_S" 2
+	res="$res; $M_RES"
+	[ "$MODE" != both ] || [ "$M_DROPS" -gt 0 ] || vt_fail "DCQCN off: no drops at the bottleneck ($res)"
 fi
 echo "RESULT: $res"
-if [ "$MODE" = both ]; then
-	awk -v u="$util" 'BEGIN { exit !(u >= 0.90) }' || vt_fail "utilisation $util < 0.90 ($res)"
-	awk -v j="$jain" 'BEGIN { exit !(j >= 0.95) }' || vt_fail "Jain $jain < 0.95 ($res)"
-	[ $((d1 - d0)) = 0 ] || vt_fail "DCQCN on: $((d1 - d0)) drops at the bottleneck ($res)"
-	[ $((o1 - o0)) = 0 ] || vt_fail "DCQCN on: out_of_sequence $((o1 - o0)) ($res)"
-	[ $((d3 - d2)) -gt 0 ] || vt_fail "DCQCN off: no drops at the bottleneck ($res)"
-	vt_pass "$res"
-fi
 vt_pass "mode $MODE: $res"
