@@ -77,7 +77,8 @@ TOOL_FILES := ci/vroce-vm ci/setup.sh ci/debug-kernel.sh ci/debug-kernel.config 
 	userspace-tests/lib/cc.sh userspace-tests/lib/pair.sh
 
 install: modules install-tools
-	$(MAKE) -C $(KDIR) M=$(BUILD) INSTALL_MOD_PATH=$(DESTDIR) modules_install
+	$(MAKE) -C $(KDIR) M=$(BUILD) INSTALL_MOD_PATH=$(DESTDIR) \
+		INSTALL_MOD_DIR=extra modules_install
 	$(if $(DESTDIR),,depmod -a $(KREL))
 
 install-tools:

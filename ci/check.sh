@@ -26,11 +26,37 @@ part() {
 	printf '%-28s %5s s\n' "$name" "$((SECONDS - start))" >>"$VROCE_TIMES_FILE"
 }
 
+# install_staged: make install into a staging directory, as a packager
+# does, and check that the module, vroce-vm (with the vroce.ko files it
+# boots), vroce-up, the man page and the systemd unit are there and that
+# the installed vroce-vm runs.
+install_staged() {
+	local d f
+	d=$(mktemp -d "${TMPDIR:-/tmp}/vroce-install.XXXXXX")
+	if ! make --no-print-directory -C "$SRC" install DESTDIR="$d" PREFIX=/usr \
+		>"$d.log" 2>&1; then
+		tail -20 "$d.log" >&2
+		return 1
+	fi
+	for f in usr/bin/vroce-vm usr/bin/vroce-up usr/share/man/man1/vroce-vm.1 \
+		usr/lib/systemd/system/vroce-up@.service usr/lib/vroce/ci/guest/stage2.sh; do
+		[ -e "$d/$f" ] || { echo "make install: no $f" >&2; return 1; }
+	done
+	compgen -G "$d/lib/modules/*/extra/vroce.ko*" >/dev/null ||
+		{ echo "make install: no lib/modules/*/extra/vroce.ko" >&2; return 1; }
+	compgen -G "$d/usr/lib/vroce/build/*/vroce.ko" >/dev/null ||
+		{ echo "make install: vroce-vm has no vroce.ko" >&2; return 1; }
+	"$d/usr/bin/vroce-vm" --help | grep -q -- '--hosts' ||
+		{ echo "make install: the installed vroce-vm does not run" >&2; return 1; }
+	rm -rf "$d" "$d.log"
+}
+
 part "set-up" "$SRC/ci/setup.sh"
 part "harness self-test" "$SRC/ci/vm/selftest.sh"
 part "module, both kernels" make --no-print-directory -C "$SRC" modules-all
 part "cc-model tests" make --no-print-directory -C "$SRC/userspace-tests/cc-model" check
 part "user-space tests build" make --no-print-directory -C "$SRC/userspace-tests" tests
+part "make install (staged)" install_staged
 # The documentation's host commands (vroce-vm's examples, make demo): VMs of
 # their own, so before the lanes start.
 part "docs test (host)" "$SRC/ci/docs-host.sh"
