@@ -8,7 +8,8 @@
 # mark).  Each block runs as a user types it: bash, as root, stopping at
 # the first failing command, with vroce loaded and, unless the block
 # makes one itself, vroce0 on eth0; every device is deleted after it.
-# The host's blocks ("test: host") run in ci/docs-host.sh.
+# Then counters.md's table against the counters a device has.  The
+# host's blocks ("test: host") run in ci/docs-host.sh.
 . "$VROCE_SRC/userspace-tests/lib/common.sh"
 . "$VROCE_SRC/userspace-tests/lib/vroce.sh"
 
@@ -34,4 +35,20 @@ for b in "$blocks"/*.vm.sh; do
 	n=$((n + 1))
 done
 [ "$n" -ge 3 ] || vt_fail "only $n blocks marked vm: the extraction lost some"
-vt_pass "$n documented command blocks ran"
+
+# counters.md's table names exactly the counters a device has (N: 0-7)
+vt_link_add vroce0 eth0
+have=$(for f in "$(vt_sys vroce0)"/ports/1/hw_counters/*; do
+	[ "${f##*/}" = lifespan ] || echo "${f##*/}"
+done | sort)
+doc=$(awk -F'|' '/^## / { in_counters = ($0 == "## Counters") }
+	in_counters && /^\| `[a-z_N0-9]+` \|/ { gsub(/[ `]/, "", $2); print $2 }' \
+	"$VROCE_SRC/Documentation/counters.md" |
+	while read -r c; do
+		case $c in
+		*N*) for p in 0 1 2 3 4 5 6 7; do echo "${c/N/$p}"; done ;;
+		*) echo "$c" ;;
+		esac
+	done | sort)
+[ "$have" = "$doc" ] || vt_fail "counters.md and the device differ: $(diff <(echo "$doc") <(echo "$have") | grep '^[<>]' | tr '\n' ' ')"
+vt_pass "$n documented command blocks ran; counters.md lists the device's $(wc -l <<<"$have") counters"
