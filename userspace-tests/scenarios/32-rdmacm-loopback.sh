@@ -15,15 +15,19 @@ vt_link_add vroce0 eth0
 ip4=$(vt_eth0_ipv4)
 
 # cm NAME SERVER_CMD CLIENT_CMD: run a server in the background, then the
-# client; both must succeed.
+# client; both must succeed.  The client's output goes to the job
+# directory whole, its error lines (stderr, unbuffered, which come before
+# the buffered stdout in a merged capture) to the log.
 cm() {
-	local name=$1 srv_cmd=$2 cli_cmd=$3 out
+	local name=$1 srv_cmd=$2 cli_cmd=$3 out rc=0 err=$VROCE_JOB/$VT_NAME.$1.client.err
 	bash -c "$srv_cmd" >"$VROCE_JOB/srv.$$" 2>&1 &
 	local srv=$!
 	sleep 2
-	if ! out=$(vt_run_timeout 120 bash -c "$cli_cmd" 2>&1); then
+	out=$(vt_run_timeout 120 bash -c "$cli_cmd" 2>"$err") || rc=$?
+	printf '%s\n' "$out" >"$VROCE_JOB/$VT_NAME.$1.client.out"
+	if [ "$rc" -ne 0 ]; then
 		kill "$srv" 2>/dev/null
-		vt_fail "$name client: $(tail -5 <<<"$out") // server: $(tail -5 "$VROCE_JOB/srv.$$")"
+		vt_fail "$name client: exit status $rc, stderr: $(tail -5 "$err" | tr '\n' ' ')// stdout: $(tail -2 <<<"$out") // server: $(tail -5 "$VROCE_JOB/srv.$$")"
 	fi
 	vt_run_timeout 60 tail --pid="$srv" -f /dev/null ||
 		vt_fail "$name: server did not finish"
