@@ -9,7 +9,12 @@
 # A second run with everything present only re-resolves package names.
 #
 # Prints nothing but progress; exits non-zero on any failure.
+# --kernels-only: only the kernels, nothing installed (what ci/vroce-vm
+# runs on its first use; works as a normal user).
 set -euo pipefail
+
+kernels_only=0
+[ "${1:-}" != --kernels-only ] || kernels_only=1
 
 CACHE=${VROCE_CACHE:-$HOME/.cache/vroce}
 SUDO=
@@ -51,8 +56,13 @@ resolve_kernels() {
 }
 
 resolve_kernels
+if [ -z "$K61" ] || [ -z "$K612" ]; then
+	log "no linux-image-6.1/6.12 in the apt lists (apt-get update)"
+	exit 1
+fi
+need=
 # shellcheck disable=SC2086
-need=$(missing_pkgs $TOOLS "linux-headers-$K61" "linux-headers-$K612" \
+[ "$kernels_only" = 1 ] || need=$(missing_pkgs $TOOLS "linux-headers-$K61" "linux-headers-$K612" \
 	linux-source-6.12)
 if [ -n "$need" ]; then
 	log "installing:" $need
@@ -74,7 +84,7 @@ for abi in "$K61" "$K612"; do
 	rm -rf "$dir" "$dir.tmp"
 	mkdir -p "$dir.tmp"
 	(cd "$dir.tmp" && apt-get download -qq "linux-image-$abi" >/dev/null 2>&1)
-	dpkg-deb -x "$dir.tmp"/linux-image-"$abi"_*.deb "$dir.tmp/root"
+	dpkg-deb -x "$dir.tmp/linux-image-${abi}"_*.deb "$dir.tmp/root"
 	rm -f "$dir.tmp"/*.deb
 	depmod -b "$dir.tmp/root" "$abi"
 	touch "$dir.tmp/.done"
@@ -82,7 +92,9 @@ for abi in "$K61" "$K612"; do
 done
 
 # Unpack linux-source once: checkpatch.pl and the reference sources.
-src=$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | sed -n 1p || true)
+src=
+[ "$kernels_only" = 1 ] ||
+	src=$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | sed -n 1p || true)
 if [ -n "$src" ] && [ ! -f "$CACHE/linux-source-6.12/.done" ]; then
 	log "unpacking linux-source-6.12"
 	rm -rf "$CACHE/linux-source-6.12"
