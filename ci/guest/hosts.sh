@@ -198,7 +198,9 @@ host_run_command() {
 	fi
 	# Every host up (the last may boot many seconds after the first on a
 	# loaded machine) before any command: nothing is sent into the void.
-	if [ "$rc" -eq 0 ] && ! hosts_barrier start 600; then
+	# A host that failed its set-up arrives too, so that no other waits
+	# for it in vain.
+	if ! hosts_barrier start 600 && [ "$rc" -eq 0 ]; then
 		host_err "host $VROCE_HOST: not every host came up"
 		rc=125
 	fi
