@@ -12,19 +12,19 @@
 # Every file a host writes in /job carries its role (SFX), as the host
 # side reads them: stdout, stderr, exit, and the barrier and ready marks.
 
+# The roles of hosts 1 to 8, as ci/vm/lib.sh's VT_ROLES names them.
+HOST_ROLES=abcdefgh
+
 # host_index ROLE: 1 for a (and single), 2 for b ...
 host_index() {
-	local roles=abcdefgh before
+	local before
 	[ "$1" != single ] || { echo 1; return; }
-	before=${roles%%"$1"*}
+	before=${HOST_ROLES%%"$1"*}
 	echo $((${#before} + 1))
 }
 
 # host_role K: the role of host K (a for 1 ...)
-host_role() {
-	local roles=abcdefgh
-	echo "${roles:$1-1:1}"
-}
+host_role() { echo "${HOST_ROLES:$1-1:1}"; }
 
 # host_ip K: host K's address on the wire
 host_ip() { echo "10.0.0.$1"; }
@@ -48,17 +48,14 @@ hosts_barrier() {
 # host_err MSG: a line on this host's stderr (the user sees it, prefixed).
 host_err() { echo "vroce-vm: $*" >>"/job/stderr$SFX"; }
 
-# host_network: eth0's address, MTU and netem; VROCE_SELF, VROCE_PEER
-# (the next host's address, or this one's when alone), VROCE_PEERS (every
-# other host's), VROCE_HOST, VROCE_HOSTS.
+# host_network: eth0's MTU and netem; VROCE_SELF (the address stage2.sh
+# gave eth0), VROCE_PEER (the next host's address, or this one's when
+# alone), VROCE_PEERS (every other host's), VROCE_HOST, VROCE_HOSTS.
 host_network() {
 	local k
 	VROCE_HOST=$(host_index "$ROLE")
-	VROCE_PEERS=
-	if [ "$ROLE" = single ]; then
-		VROCE_SELF=$VROCE_SELF_IP VROCE_PEER=$VROCE_SELF_IP
-	else
-		VROCE_SELF=$(host_ip "$VROCE_HOST")
+	VROCE_SELF=$VROCE_SELF_IP VROCE_PEER=$VROCE_SELF_IP VROCE_PEERS=
+	if [ "$ROLE" != single ]; then
 		VROCE_PEER=$(host_ip $((VROCE_HOST % VROCE_HOSTS + 1)))
 		for ((k = 1; k <= VROCE_HOSTS; k++)); do
 			[ "$k" = "$VROCE_HOST" ] ||
@@ -82,7 +79,7 @@ host_network() {
 # GID; VROCE_DEV and VROCE_GID_INDEX.  --cc dcqcn turns congestion control
 # on (every priority, both roles); none turns it off.
 host_device() {
-	local ko=${VROCE_MODULE:-$VROCE_KO} i
+	local ko=${VROCE_MODULE:-$VROCE_KO}
 	modprobe -a ib_core ib_uverbs rdma_ucm udp_tunnel ip6_udp_tunnel ||
 		{ host_err "modprobe of the RDMA core failed"; return 1; }
 	if ! grep -q '^vroce ' /proc/modules; then
@@ -93,12 +90,12 @@ host_device() {
 	rdma link add "$VROCE_DEV" type vroce netdev eth0 2>>"/job/stderr$SFX" ||
 		{ host_err "rdma link add $VROCE_DEV type vroce netdev eth0 failed"; return 1; }
 	export VROCE_DEV
-	for ((i = 0; i < 150; i++)); do
-		VROCE_GID_INDEX=$(vt_gid_index "$VROCE_DEV" "$VROCE_SELF") && break
-		sleep 0.2
-	done
-	[ -n "${VROCE_GID_INDEX:-}" ] ||
-		{ host_err "$VROCE_DEV has no RoCE v2 GID for $VROCE_SELF"; return 1; }
+	# shellcheck disable=SC2016 # vt_wait_for evaluates it
+	if ! vt_wait_for 'vt_gid_index "$VROCE_DEV" "$VROCE_SELF"' 30; then
+		host_err "$VROCE_DEV has no RoCE v2 GID for $VROCE_SELF"
+		return 1
+	fi
+	VROCE_GID_INDEX=$(vt_gid_index "$VROCE_DEV" "$VROCE_SELF")
 	export VROCE_GID_INDEX
 	case ${VROCE_CC:-} in
 	'') ;;
