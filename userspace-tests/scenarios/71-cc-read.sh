@@ -19,8 +19,8 @@
 #           ce_mark_permille 1000), i.e. every READ response.  vroceA sends
 #           CNPs (np_cnp_sent), vroceB handles every one of them
 #           (rp_cnp_handled; but those that come after the server
-#           destroyed its QP, at most one 64 KiB READ's 64 responses:
-#           rp_cnp_ignored), vroceB sends
+#           destroyed its QP: rp_cnp_ignored, all after the last handled
+#           one in the trace of vroce_cnp_recv), vroceB sends
 #           none and vroceA handles none;
 #           vroceB's QP is cut (vroce_cc_rate "cnp" events down to
 #           MIN_MBPS); the READ bandwidth is at most 1.5 x MIN_MBPS and
@@ -66,16 +66,23 @@ snap() {
 # delta DEV COUNTER: its growth since snap
 delta() { echo $(($(vt_counter "$1" "$2") - ${c0[$1.$2]})); }
 
-# cnps_arrived NAME: every CNP vroceA sent (sent) reached vroceB, which
-# handled it (handled) or, only for the few that come after ib_read_bw's
-# server destroyed its QP, ignored it (ignored: no such QP).  Those are
-# the CNPs of READ responses still on their way then, one per response:
-# at most a READ's 64 (64 KiB at MTU 1024); 6.1 guests showed 0 to 25.
+# cnps_arrived NAME TRACE: every CNP vroceA sent (sent) reached vroceB,
+# which handled it (handled) or, only after ib_read_bw's server destroyed
+# its QP, ignored it (ignored: no such QP).  Those are the CNPs of READ
+# responses still on their way then; how many depends on how far the
+# guests' receive paths lag at that moment (0 to 25 on 6.1 guests, 109
+# on 6.12 in a make check beside another VM), so no count bounds them:
+# TRACE (vroce_cnp_recv) shows that none came before the last handled one.
 cnps_arrived() {
+	local order
 	vt_expect_eq "$1: vroceB rp_cnp_handled + rp_cnp_ignored (+) vs vroceA np_cnp_sent (+)" \
 		$((handled + ignored)) "$sent"
-	[ "$ignored" -le $((MSG / 1024)) ] ||
-		vt_fail "$1: vroceB ignored $ignored of $sent CNPs, more than its QP's teardown explains"
+	# "H I": CNP events handled, then ignored ones before a handled one
+	order=$(awk '/ vroce_cnp_recv: / {
+			if ($0 ~ /handled=1/) { h++; early += i; i = 0 } else i++
+		} END { print h + 0, early + 0, i + 0 }' "$2")
+	vt_expect_eq "$1: vroce_cnp_recv events: handled, ignored before a handled one, ignored at the end" \
+		"$order" "$handled 0 $ignored"
 }
 
 # rbw NAME: ib_read_bw from vroceA (client, the requester) to vroceB for
@@ -107,7 +114,7 @@ plain=$BW
 
 # --- marked: the requester is the notification point
 snap
-vt_trace_start vroce_cc_rate
+vt_trace_start vroce_cc_rate vroce_cnp_recv
 vt_fault vroceA ce_mark_permille 1000
 rbw marked
 vt_fault vroceA ce_mark_permille 0
@@ -119,7 +126,7 @@ handled=$(delta vroceB rp_cnp_handled)
 ignored=$(delta vroceB rp_cnp_ignored)
 vt_log "marked: vroceA sent $sent CNPs, vroceB handled $handled, ignored $ignored"
 [ "$sent" -gt 0 ] || vt_fail "marked: the requester sent no CNP"
-cnps_arrived marked
+cnps_arrived marked "$trace"
 vt_expect_eq "marked: vroceB np_cnp_sent (+)" "$(delta vroceB np_cnp_sent)" 0
 vt_expect_eq "marked: vroceA rp_cnp_handled (+)" "$(delta vroceA rp_cnp_handled)" 0
 # only vroceB handles CNPs, so every cnp cut is its QP's
@@ -140,7 +147,7 @@ snap
 # that waits its turn: 3.5 ms once, which made a CNP look early).
 trap 'echo local >"$VT_TRACE/trace_clock" 2>/dev/null' EXIT
 echo mono >"$VT_TRACE/trace_clock" || vt_fail "trace_clock mono refused"
-vt_trace_start vroce_ce_recv vroce_cnp_sent
+vt_trace_start vroce_ce_recv vroce_cnp_sent vroce_cnp_recv
 vt_fault vroceA ce_mark_permille 1000
 rbw delay
 vt_fault vroceA ce_mark_permille 0
@@ -183,7 +190,7 @@ vt_expect_eq "delay: vroce_cnp_sent events vs np_cnp_sent (+)" "$cnps" "$sent"
 vt_expect_eq "delay: CNPs sooner than ${DELAY_US} us after their mark" "$short" 0
 handled=$(delta vroceB rp_cnp_handled)
 ignored=$(delta vroceB rp_cnp_ignored)
-cnps_arrived delay
+cnps_arrived delay "$trace"
 awk -v b="$BW" -v m="$MIN_MBPS" 'BEGIN { exit !(b * 1000 <= 1.5 * m) }' ||
 	vt_fail "delay: READ at $BW Gb/s, want <= 1.5 x $MIN_MBPS Mb/s"
 

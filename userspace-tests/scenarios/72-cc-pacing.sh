@@ -18,10 +18,15 @@
 #     at the rate for the capture's own time stamps, taken a little after
 #     each frame left (up to ~1 KB late at 100 Mb/s in make check);
 #   - the rate reached: over the whole span at least half the line rate
-#     (the guest's stalls below cost the rest: 72-100 % at 100 Mb/s with
-#     two or three guests on two CPUs; a shaper stuck or far too slow
-#     fails).
-# Every 100 ms window's rate is logged with the guest's stalls beside it.
+#     for one QP (the guest's stalls below cost the rest: 72-100 % at
+#     100 Mb/s with two or three guests on two CPUs; a shaper stuck or far
+#     too slow fails), at least 90 % for 16 QPs (the port's sum; 99.6-100 %
+#     in 10 make check runs);
+#   - every 100 ms window within 10 % of the line rate, except a window
+#     that a guest stall longer than the catch-up overlaps (the longest
+#     stall of each round is logged); at least 20 windows held so in all
+#     rounds together (at 20 Mb/s nearly every window is, at 100 Mb/s
+#     nearly none).
 # Rounds:
 #   rate-20, rate-50, rate-100  one QP, congestion control on: its pacer
 #                               and the port's shaper at the line rate;
@@ -30,11 +35,11 @@
 #                               data and its ACKs of vroceB's data, is the
 #                               line rate, not 16 times it.
 #
-# Why 100 ms windows are logged, not held to 10 %: the guest's two vCPUs
-# take turns on one emulator thread, which runs a busy one for up to
-# 100 ms while the other waits; a 1 ms sleeper here sees such stalls
-# (the longest of each round is logged), and no pacer bridges them with
-# a burst bounded in bytes (64 KiB is 26 ms at 20 Mb/s, 5 ms at 100).
+# Why a stalled window is excused: the guest's two vCPUs take turns on
+# one emulator thread, which runs a busy one for up to 100 ms while the
+# other waits; a 1 ms sleeper here sees such stalls, and no pacer
+# bridges them with a burst bounded in bytes (64 KiB is 26 ms at 20 Mb/s,
+# 5 ms at 100).
 # ib_send_bw waits for completions on events (-e) so that perftest's
 # busy polling does not add to them.
 set -euo pipefail
@@ -58,6 +63,7 @@ vt_expect_eq "port_shaper (default)" \
 	"$(cat /sys/module/vroce/parameters/port_shaper)" Y
 
 results=
+held_all=0
 for round in $ROUNDS; do
 	IFS=: read -r name rate cc opts <<<"$round"
 	opts=${opts//_/ }
@@ -170,15 +176,23 @@ EOF
 	read -r nwin bad excused rmin rmax burst longest fast total <<<"$res"
 	vt_log "$name: $nwin windows of 100 ms: $excused with a guest stall over the catch-up (longest stall $longest ms), of the others $bad more than 10 % off (min $rmin, max $rmax Mb/s); fastest 1 s $fast Mb/s, all $total Mb/s; largest burst $burst bytes"
 	[ "$nwin" -ge 20 ] || vt_fail "$name: only $nwin windows captured: $res"
+	[ "$bad" -eq 0 ] ||
+		vt_fail "$name: $bad windows of 100 ms without a stall more than 10 % off $rate Mb/s (min $rmin, max $rmax)"
+	held_all=$((held_all + nwin - excused))
 	awk -v f="$fast" -v r="$rate" 'BEGIN { exit !(f <= 1.1 * r) }' ||
 		vt_fail "$name: $fast Mb/s in a second, over the line rate $rate"
-	awk -v t="$total" -v r="$rate" 'BEGIN { exit !(t >= 0.5 * r) }' ||
-		vt_fail "$name: $total Mb/s, far below the line rate $rate"
+	# 16 QPs fill the port: their sum is the line rate within 10 %
+	least=0.5
+	[ "$cc" = 1 ] || least=0.9
+	awk -v t="$total" -v r="$rate" -v l=$least 'BEGIN { exit !(t >= l * r) }' ||
+		vt_fail "$name: $total Mb/s, below $least of the line rate $rate"
 	bound=$((BURST_BYTES + FRAME + rate * 1000000 / 8 / 1000))
 	[ "$burst" -le "$bound" ] ||
 		vt_fail "$name: a burst of $burst bytes, over the bound $bound"
-	results="$results $name: $total Mb/s (1 s max $fast), burst $burst B;"
+	results="$results $name: $total Mb/s (1 s max $fast), burst $burst B, $((nwin - excused)) of $nwin windows held;"
 done
 vt_cc_ns_set vtA vroceA line_rate 0
 vt_cc_ns_set vtB vroceB line_rate 0
+[ "$held_all" -ge 20 ] ||
+	vt_fail "only $held_all windows of 100 ms without a guest stall in all rounds:$results"
 vt_pass "pacing on the wire:$results"
