@@ -8,9 +8,10 @@
 # in $CACHE/bench/.
 #
 # Environment: VROCE_BENCH_KERNEL (6.12 by default, or 6.1),
-# VROCE_BENCH_REPS (passed on), VROCE_BENCH_BASE (a git revision: its
-# vroce.ko is built in $CACHE/bench/base-<commit> and measured in the same
-# boot as driver "base", for a before/after of a change).
+# VROCE_BENCH_REPS (passed on), VROCE_BENCH_BASE (git revisions, space-
+# separated: each one's vroce.ko is built in $CACHE/bench/base-<commit> and
+# measured in the same boot as driver "base1", "base2", ..., for a
+# before/after of a change, or to find where between commits a cost came).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,17 +29,21 @@ if [ -n "${VROCE_BENCH_BASE:-}" ]; then
 	6.12) rel=$VROCE_K612 ;;
 	*) echo "bench: VROCE_BENCH_BASE needs VROCE_BENCH_KERNEL 6.1 or 6.12" >&2; exit 2 ;;
 	esac
-	commit=$(git -C "$SRC" rev-parse --verify "$VROCE_BENCH_BASE^{commit}")
-	base=$CACHE/bench/base-$commit
-	if [ ! -f "$base/build/$rel/vroce.ko" ]; then
-		echo "bench: building vroce.ko of $VROCE_BENCH_BASE ($commit) for $rel"
-		rm -rf "$base" && mkdir -p "$base"
-		git -C "$SRC" archive "$commit" | tar -x -C "$base"
-		make -C "$base" --no-print-directory modules \
-			KDIR="/usr/src/linux-headers-$rel" >"$base.log" 2>&1 ||
-			{ tail -20 "$base.log" >&2; exit 1; }
-	fi
-	env="${env}VROCE_KO_BASE=$base/build/$rel/vroce.ko "
+	kos=
+	for rev in $VROCE_BENCH_BASE; do
+		commit=$(git -C "$SRC" rev-parse --verify "$rev^{commit}")
+		base=$CACHE/bench/base-$commit
+		if [ ! -f "$base/build/$rel/vroce.ko" ]; then
+			echo "bench: building vroce.ko of $rev ($commit) for $rel"
+			rm -rf "$base" && mkdir -p "$base"
+			git -C "$SRC" archive "$commit" | tar -x -C "$base"
+			make -C "$base" --no-print-directory modules \
+				KDIR="/usr/src/linux-headers-$rel" >"$base.log" 2>&1 ||
+				{ tail -20 "$base.log" >&2; exit 1; }
+		fi
+		kos="$kos${kos:+ }$base/build/$rel/vroce.ko"
+	done
+	env="${env}VROCE_KO_BASE='$kos' "
 fi
 # a vroce hang or failure makes bench.sh exit 1: say so and pass it on
 rc=0

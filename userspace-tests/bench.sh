@@ -18,19 +18,24 @@
 # that is a vroce bug.  rdma_rxe's hangs and runs without numbers are
 # missing samples ("-"), as are vroce's runs without numbers.
 #
-# With VROCE_KO_BASE (another build of vroce.ko, e.g. an older commit's:
-# ci/bench.sh's VROCE_BENCH_BASE) that module is measured too, as driver
-# "base", in the same rotation, and the report adds the ratio vroce/base:
-# a change's effect on the data path, in one boot.
+# With VROCE_KO_BASE (other builds of vroce.ko, space-separated, e.g.
+# older commits': ci/bench.sh's VROCE_BENCH_BASE) each module is measured
+# too, as driver "base1", "base2", ..., in the same rotation, and the
+# report adds each one's median and the ratio vroce/baseN: a change's
+# effect on the data path, or where between several commits it came, in
+# one boot.
 #
 # Environment: VROCE_BENCH_REPS (repetitions, default 5), VROCE_KO_BASE.
 set -euo pipefail
 
 reps=${VROCE_BENCH_REPS:-5}
 ko=${VROCE_KO:?VROCE_KO: the vroce.ko to measure}
-base_ko=${VROCE_KO_BASE:-}
+read -r -a base_kos <<<"${VROCE_KO_BASE:-}"
 drivers="rxe vroce"
-[ -z "$base_ko" ] || drivers="rxe vroce base"
+for i in "${!base_kos[@]}"; do
+	drivers="$drivers base$((i + 1))"
+	echo "bench: base$((i + 1)) is ${base_kos[i]}" >&2
+done
 ip4=$(ip -4 -o addr show dev eth0 | awk '!done {split($4, a, "/"); print a[1]; done = 1}')
 samples=$(mktemp)
 failure=$(mktemp)
@@ -42,10 +47,14 @@ up() {
 		modprobe rdma_rxe
 		rdma link add bench0 type rxe netdev eth0
 		;;
-	vroce | base)
+	vroce | base*)
 		# what vroce.ko links against (removing rxe may unload them)
 		modprobe -a ib_core ib_uverbs udp_tunnel ip6_udp_tunnel
-		if [ "$1" = base ]; then insmod "$base_ko"; else insmod "$ko"; fi
+		if [ "$1" = vroce ]; then
+			insmod "$ko"
+		else
+			insmod "${base_kos[${1#base} - 1]}"
+		fi
 		rdma link add bench0 type vroce netdev eth0
 		;;
 	esac
@@ -55,7 +64,7 @@ down() {
 	rdma link delete bench0
 	case $1 in
 	rxe) modprobe -r rdma_rxe ;;
-	vroce | base) rmmod vroce ;;
+	vroce | base*) rmmod vroce ;;
 	esac
 }
 
@@ -203,9 +212,11 @@ END {
 	target["bw_MBps"] = ">= 3"
 	target["rate_Mpps"] = ">= 2"
 	target["lat_us"] = "<= 0.7"
+	for (nb = 0; ("base" (nb + 1)) in seen; nb++)
+		;
 	printf "%-10s %12s %12s %8s %8s", "metric", "rxe", "vroce", "ratio", "target"
-	if ("base" in seen)
-		printf " %12s %12s", "base", "vroce/base"
+	for (k = 1; k <= nb; k++)
+		printf " %12s %12s", "base" k, "vroce/base" k
 	printf "\n"
 	for (i = 1; i <= 3; i++) {
 		if (!(("rxe", m[i]) in v) || !(("vroce", m[i]) in v)) {
@@ -214,11 +225,13 @@ END {
 			r = median(v["rxe", m[i]]); o = median(v["vroce", m[i]])
 			printf "%-10s %12.3f %12.3f %8.2f %8s", m[i], r, o, r ? o / r : 0, target[m[i]]
 		}
-		if (("base", m[i]) in v && ("vroce", m[i]) in v) {
-			b = median(v["base", m[i]]); o = median(v["vroce", m[i]])
-			printf " %12.3f %12.2f", b, b ? o / b : 0
-		} else if ("base" in seen) {
-			printf " %12s %12s", "-", "-"
+		for (k = 1; k <= nb; k++) {
+			if ((("base" k), m[i]) in v && ("vroce", m[i]) in v) {
+				b = median(v["base" k, m[i]]); o = median(v["vroce", m[i]])
+				printf " %12.3f %12.2f", b, b ? o / b : 0
+			} else {
+				printf " %12s %12s", "-", "-"
+			}
 		}
 		printf "\n"
 	}
