@@ -11,7 +11,9 @@
 # VROCE_BENCH_REPS (passed on), VROCE_BENCH_BASE (git revisions, space-
 # separated: each one's vroce.ko is built in $CACHE/bench/base-<commit> and
 # measured in the same boot as driver "base1", "base2", ..., for a
-# before/after of a change, or to find where between commits a cost came).
+# before/after of a change, or to find where between commits a cost came;
+# REV:NAME=VALUE,... loads that one with module parameters, e.g.
+# "HEAD:tx_flow_cpu=2" for the cost of a setting).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,7 +32,9 @@ if [ -n "${VROCE_BENCH_BASE:-}" ]; then
 	*) echo "bench: VROCE_BENCH_BASE needs VROCE_BENCH_KERNEL 6.1 or 6.12" >&2; exit 2 ;;
 	esac
 	kos=
-	for rev in $VROCE_BENCH_BASE; do
+	for item in $VROCE_BENCH_BASE; do
+		rev=${item%%:*} params=
+		[ "$rev" = "$item" ] || params=:${item#*:}
 		commit=$(git -C "$SRC" rev-parse --verify "$rev^{commit}")
 		base=$CACHE/bench/base-$commit
 		if [ ! -f "$base/build/$rel/vroce.ko" ]; then
@@ -41,7 +45,7 @@ if [ -n "${VROCE_BENCH_BASE:-}" ]; then
 				KDIR="/usr/src/linux-headers-$rel" >"$base.log" 2>&1 ||
 				{ tail -20 "$base.log" >&2; exit 1; }
 		fi
-		kos="$kos${kos:+ }$base/build/$rel/vroce.ko"
+		kos="$kos${kos:+ }$base/build/$rel/vroce.ko$params"
 	done
 	env="${env}VROCE_KO_BASE='$kos' "
 fi

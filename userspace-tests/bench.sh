@@ -19,7 +19,8 @@
 # missing samples ("-"), as are vroce's runs without numbers.
 #
 # With VROCE_KO_BASE (other builds of vroce.ko, space-separated, e.g.
-# older commits': ci/bench.sh's VROCE_BENCH_BASE) each module is measured
+# older commits': ci/bench.sh's VROCE_BENCH_BASE; PATH.ko:NAME=VALUE,...
+# loads one with module parameters) each module is measured
 # too, as driver "base1", "base2", ..., in the same rotation, and the
 # report adds each one's median and the ratio vroce/baseN: a change's
 # effect on the data path, or where between several commits it came, in
@@ -42,6 +43,7 @@ failure=$(mktemp)
 port=19000
 
 up() {
+	local b
 	case $1 in
 	rxe)
 		modprobe rdma_rxe
@@ -53,7 +55,14 @@ up() {
 		if [ "$1" = vroce ]; then
 			insmod "$ko"
 		else
-			insmod "${base_kos[${1#base} - 1]}"
+			b=${base_kos[${1#base} - 1]}
+			# PATH.ko or PATH.ko:NAME=VALUE,NAME=VALUE
+			if [ "${b%%:*}" = "$b" ]; then
+				insmod "$b"
+			else
+				# shellcheck disable=SC2046 # one word per parameter
+				insmod "${b%%:*}" $(tr , ' ' <<<"${b#*:}")
+			fi
 		fi
 		rdma link add bench0 type vroce netdev eth0
 		;;
