@@ -25,7 +25,8 @@
 #              over the senders' rates in the last half >= 0.95, 0 drops
 #              at the bottleneck, 0 out_of_sequence on vroceR, nothing
 #              sent again (sequence NAKs, timeouts, implied NAKs);
-#   run "on4": the same with four senders, Jain >= 0.90;
+#   run "on4": the same with four senders, Jain >= 0.90 (on the debug
+#              kernel's smaller scale only measured: see below);
 #   run "off": 2:1, cc/enable 0 (no pacing, no reaction): the queue
 #              overflows, drops > 0 (RC's go-back-N retransmits, the run
 #              completes).
@@ -37,9 +38,11 @@ set -euo pipefail
 # The debug kernel (KASAN, lockdep, kmemleak) moves only about 9.4 Mb/s
 # through this topology in all (both senders unpaced, 4.8 Mb/s each), and
 # its bridge dropped at a 20 Mb/s tbf that was sent 9.4: the CPU, not the
-# tbf, was the bottleneck.  There the bottleneck is 3 Mb/s, the senders'
-# line rate 4, and the reaction point's periods 7 times longer, so rates
-# and time scale together (rp_ai_rate cannot go below 1 Mb/s).
+# tbf, was the bottleneck.  There the bottleneck and the senders' line
+# rate are 3 Mb/s, and the reaction point's periods 7 times longer (the
+# CNP gap at the knob's top, 4095 us), so rates and time scale together
+# (rp_ai_rate cannot go below 1 Mb/s).  Not re-measured there since the
+# knobs for small line rates (7 Dec 2026).
 if [ "${VROCE_TIME_SCALE:-1}" -eq 1 ]; then
 	bn=20 tstretch=1 on_s=40 off_s=20
 else
@@ -324,7 +327,10 @@ if [ "$MODE" != off ]; then
 	res=$M_RES
 	if [ "$MODE" = both ] || [ "$MODE" = on4 ]; then
 		measure on4 "$ON_S" 4
-		[ "$MODE" != both ] || ok_on on4 0.90
+		# at the debug kernel's 3 Mb/s a fair share (0.75) is below
+		# rp_min_rate's floor of 1 Mb/s: four senders cannot fit
+		# (incast.py --bn-mbps 3: 6,597 drops); measured, not held
+		[ "$MODE" != both ] || [ "$tstretch" != 1 ] || ok_on on4 0.90
 		res="$res; $M_RES"
 	fi
 fi
