@@ -143,7 +143,7 @@ done
 vt_cc_require vroceS1 vroceS2 vroceS3 vroceS4 vroceR
 
 cc_knobs() {
-	local d
+	local d n
 	for d in vroceS1 vroceS2 vroceS3 vroceS4; do
 		vt_cc_set $d line_rate "$SND_MBIT"
 		vt_cc_set $d rp_time_reset "${VT_RP_TIME_RESET:-$((15000 * tstretch))}"

@@ -77,7 +77,8 @@ cnps_arrived() {
 	local order
 	vt_expect_eq "$1: vroceB rp_cnp_handled + rp_cnp_ignored (+) vs vroceA np_cnp_sent (+)" \
 		$((handled + ignored)) "$sent"
-	# "H I": CNP events handled, then ignored ones before a handled one
+	# "H E I": CNPs handled, ignored ones before a handled one (none
+	# may be), ignored ones after the last handled one
 	order=$(awk '/ vroce_cnp_recv: / {
 			if ($0 ~ /handled=1/) { h++; early += i; i = 0 } else i++
 		} END { print h + 0, early + 0, i + 0 }' "$2")
