@@ -144,8 +144,13 @@ vt_qemu_start() {
 		-serial "file:$job/console$sfx.log"
 		-kernel "$kdir/boot/vmlinuz-$abi"
 		-initrd "$VT_CACHE/initramfs/$abi.cpio.gz"
-		# quiet: only warnings and worse reach the (slow, emulated) serial
-		# console; panic=-1 + -no-reboot: a panic ends QEMU at once;
+		# loglevel=5: warnings and worse reach the (slow, emulated)
+		# serial console, the harness's begin/end markers among them
+		# (20-30 lines a boot), so a guest that dies leaves the WARN
+		# before its panic and the scenario it came in (with quiet,
+		# errors only, a panic of 7 Dec 2026 followed a WARN whose
+		# text was lost with the guest's kmsg);
+		# panic=-1 + -no-reboot: a panic ends QEMU at once;
 		# clocksource=hpet tsc=unstable: a TCG guest's TSC is the
 		# host's raw TSC, which leaps when the host (itself a VM) is
 		# paused or restored, and every guest timeout would fire; the
@@ -154,7 +159,7 @@ vt_qemu_start() {
 		# printk.devkmsg=on: the runner's log markers are never rate-limited;
 		# log_buf_len: room for a scenario's whole kernel log;
 		# mitigations=off: the page-table isolation is costly under TCG.
-		-append "console=ttyS0 quiet panic=-1 clocksource=hpet tsc=unstable printk.devkmsg=on log_buf_len=8M mitigations=off vt_role=$role vt_stage2=$VT_REPO/ci/guest/stage2.sh$debug_args"
+		-append "console=ttyS0 loglevel=5 panic=-1 clocksource=hpet tsc=unstable printk.devkmsg=on log_buf_len=8M mitigations=off vt_role=$role vt_stage2=$VT_REPO/ci/guest/stage2.sh$debug_args"
 		-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 		-virtfs "local,path=$kdir/lib/modules,mount_tag=modules,security_model=none,readonly=on"
 		-virtfs "local,path=$job,mount_tag=job,security_model=none"
