@@ -146,7 +146,7 @@ vt_qemu_start() {
 		-initrd "$VT_CACHE/initramfs/$abi.cpio.gz"
 		# loglevel=5: warnings and worse reach the (slow, emulated)
 		# serial console, the harness's begin/end markers among them
-		# (20-30 lines a boot), so a guest that dies leaves the WARN
+		# (12-30 lines a boot), so a guest that dies leaves the WARN
 		# before its panic and the scenario it came in (with quiet,
 		# errors only, a panic of 7 Dec 2026 followed a WARN whose
 		# text was lost with the guest's kmsg);
