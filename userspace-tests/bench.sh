@@ -43,7 +43,7 @@ failure=$(mktemp)
 port=19000
 
 up() {
-	local b
+	local b params
 	case $1 in
 	rxe)
 		modprobe rdma_rxe
@@ -55,14 +55,12 @@ up() {
 		if [ "$1" = vroce ]; then
 			insmod "$ko"
 		else
-			b=${base_kos[${1#base} - 1]}
 			# PATH.ko or PATH.ko:NAME=VALUE,NAME=VALUE
-			if [ "${b%%:*}" = "$b" ]; then
-				insmod "$b"
-			else
-				# shellcheck disable=SC2046 # one word per parameter
-				insmod "${b%%:*}" $(tr , ' ' <<<"${b#*:}")
-			fi
+			b=${base_kos[${1#base} - 1]}
+			params=
+			[ "${b%%:*}" = "$b" ] || params=${b#*:}
+			# shellcheck disable=SC2086 # one word per parameter
+			insmod "${b%%:*}" ${params//,/ }
 		fi
 		rdma link add bench0 type vroce netdev eth0
 		;;

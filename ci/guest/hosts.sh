@@ -90,12 +90,11 @@ host_device() {
 	rdma link add "$VROCE_DEV" type vroce netdev eth0 2>>"/job/stderr$SFX" ||
 		{ host_err "rdma link add $VROCE_DEV type vroce netdev eth0 failed"; return 1; }
 	export VROCE_DEV
-	# shellcheck disable=SC2016 # vt_wait_for evaluates it
-	if ! vt_wait_for 'vt_gid_index "$VROCE_DEV" "$VROCE_SELF"' 30; then
+	# shellcheck disable=SC2016 # vt_wait_for evaluates it, here
+	if ! vt_wait_for 'VROCE_GID_INDEX=$(vt_gid_index "$VROCE_DEV" "$VROCE_SELF")' 30; then
 		host_err "$VROCE_DEV has no RoCE v2 GID for $VROCE_SELF"
 		return 1
 	fi
-	VROCE_GID_INDEX=$(vt_gid_index "$VROCE_DEV" "$VROCE_SELF")
 	export VROCE_GID_INDEX
 	case ${VROCE_CC:-} in
 	'') ;;
