@@ -12,7 +12,7 @@ CHECKPATCH=$CACHE/linux-source-6.12/scripts/checkpatch.pl
 
 cd "$SRC"
 mapfile -t files < <(git ls-files 'drivers/*.c' 'drivers/*.h' 'uapi/*.h' \
-	'userspace-tests/kmod/*.c' | grep -v '/trace\.h$')
+	'userspace-tests/kmod/*.c' 'userspace-tests/cc-example/*.c' | grep -v '/trace\.h$')
 "$CHECKPATCH" --strict --no-tree --quiet --show-types \
 	--ignore SPDX_LICENSE_TAG -f "${files[@]}"
 # Tracepoint headers: TRACE_EVENT()'s own layout (as in the kernel's).

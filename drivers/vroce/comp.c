@@ -245,6 +245,7 @@ static void vroce_comp_nak(struct vroce_qp *qp, u32 index, u8 syndrome,
 			req->rnr_left--;
 		vroce_comp_rewind(qp, index, psn);
 		req->rnr_wait = true;
+		vroce_cc_nack(qp, VROCE_CC_NACK_RNR, psn);
 		delay = vroce_rnr_usecs[syndrome & VROCE_AETH_CREDIT_MASK];
 		if (!req->dying)
 			mod_timer(&req->timer,
@@ -253,6 +254,7 @@ static void vroce_comp_nak(struct vroce_qp *qp, u32 index, u8 syndrome,
 	}
 	if (syndrome == VROCE_NAK_PSN_SEQ_ERR) {
 		vroce_counter_inc(qp->vdev, VROCE_CNT_PACKET_SEQ_ERR);
+		vroce_cc_nack(qp, VROCE_CC_NACK_SEQ, psn);
 		vroce_req_window_loss(qp, false);
 		/* Everything before @psn arrived: send again from there. */
 		vroce_comp_rewind(qp, index, psn);
@@ -362,6 +364,8 @@ static void vroce_comp_pkt(struct vroce_qp *qp, struct sk_buff *skb)
 		syndrome = vroce_aeth_syndrome(aeth);
 	}
 	vroce_req_rtt_end(qp, cb->psn);
+	if ((syndrome & VROCE_AETH_TYPE_MASK) == VROCE_AETH_ACK)
+		vroce_cc_ack(qp, cb->psn);
 
 	for (i = sq->head; i != sq->next; i++) {
 		struct rxe_send_wqe *wqe = vroce_comp_wqe(qp, i);
@@ -505,6 +509,7 @@ static void vroce_comp_timeout(struct vroce_qp *qp)
 		return;
 	}
 	vroce_counter_inc(qp->vdev, VROCE_CNT_LOCAL_ACK_TIMEOUT_ERR);
+	vroce_cc_nack(qp, VROCE_CC_NACK_TIMEOUT, wqe->first_psn);
 	vroce_req_window_loss(qp, true);
 	req->gap_retry = false;
 	vroce_comp_rewind(qp, i, wqe->first_psn);

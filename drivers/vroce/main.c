@@ -21,6 +21,7 @@ static void vroce_dealloc_driver(struct ib_device *ibdev)
 	struct vroce_dev *vdev = to_vroce_dev(ibdev);
 
 	vroce_cc_sysfs_cleanup(vdev);
+	vroce_cc_algo_dev_cleanup(vdev);
 	vroce_qos_sysfs_cleanup(vdev);
 	vroce_fault_cleanup(vdev);
 	vroce_pfc_port_close(vdev);
@@ -343,8 +344,9 @@ static int __init vroce_init(void)
 	err = register_netdevice_notifier(&vroce_netdev_nb);
 	if (err)
 		goto parent_exit;
-	/* cc/'s attributes before the first device can be created */
+	/* cc/'s attributes and algorithms before the first device */
 	vroce_cc_sysfs_module_init();
+	vroce_cc_algo_module_init();
 	rdma_link_register(&vroce_link_ops);
 	vroce_fault_module_init();
 	return 0;
@@ -368,6 +370,7 @@ static void __exit vroce_exit(void)
 	unregister_module_notifier(&vroce_module_nb);
 	vroce_net_exit();
 	vroce_fault_module_exit();
+	vroce_cc_algo_module_exit();
 	vroce_txq_exit();
 }
 

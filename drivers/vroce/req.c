@@ -159,13 +159,16 @@ static void vroce_req_rtt_start(struct vroce_qp *qp, u32 psn, u32 last_psn,
 void vroce_req_rtt_end(struct vroce_qp *qp, u32 psn)
 {
 	struct vroce_req *req = &qp->req;
+	u64 now;
 
 	lockdep_assert_held(&qp->run_lock);
 	if (!req->rtt_timing || vroce_psn_diff(psn, req->rtt_psn) < 0)
 		return;
+	now = ktime_get_ns();
 	req->rtt_timing = false;
-	vroce_rtt_sample(&req->rtt, div_u64(ktime_get_ns() - req->rtt_sent_ns,
+	vroce_rtt_sample(&req->rtt, div_u64(now - req->rtt_sent_ns,
 					    NSEC_PER_USEC));
+	vroce_cc_rtt(qp, req->rtt_psn, req->rtt_sent_ns, now);
 }
 
 /* The address packets of @qp (RC, UC) go to. */

@@ -15,7 +15,7 @@ above max) marks at enqueue, and the bytes past the limit are dropped.
 A marked packet reaches the receiver after its queueing delay and the
 base delay; the receiver sends a CNP for it unless it sent one for that
 flow less than np_min_time_between_cnps before; the CNP reaches the
-sender a base delay later.  Timers as drivers/vroce/cc/rp.c runs them:
+sender a base delay later.  Timers as drivers/vroce/cc/dcqcn_algo.c runs them:
 the rate increase timer every rp_time_reset after the last CNP, the
 alpha timer's periods counted from it.  Each sender has at most
 --window packets unacknowledged (vroce's RC window, 256), each

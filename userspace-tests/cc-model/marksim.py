@@ -17,7 +17,7 @@ minimum gap between CNPs lets more increase steps through than that.
 
 Packets leave back to back at the current rate (no pacing jitter); the
 rate increase timer fires every T after the last CNP, the alpha timer's
-periods count from the last CNP, as in drivers/vroce/cc/rp.c.  Prints the
+periods count from the last CNP, as in drivers/vroce/cc/dcqcn_algo.c.  Prints the
 time-weighted mean rate over the second half of the run, Mb/s.
 """
 

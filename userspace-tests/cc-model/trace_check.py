@@ -267,7 +267,7 @@ def fmt_line(t_us, qpn, old, rate, target, alpha, why, arg=0):
 
 
 def synth(flavour, knobs, line_kbps, qpn=17, t0=100000000, late_us=0):
-    """The trace the kernel writes for one CNP at t0 (cc/rp.c): the rate
+    """The trace the kernel writes for one CNP at t0 (cc/dcqcn_algo.c): the rate
     increase timer is due every rp_time_reset after the CNP and fires
     late_us late, but steps as of its due time, after catching the alpha
     timer up to that time (arg: the periods applied)."""

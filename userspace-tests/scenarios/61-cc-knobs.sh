@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# /sys/class/infiniband/<dev>/cc/: every file is there, root-writable, with
-# its default; valid values read back; out-of-range values and garbage fail
+# /sys/class/infiniband/<dev>/cc/: every file is there, root-writable
+# (algos read-only), with its default; valid values read back; out-of-range values and garbage fail
 # with EINVAL and keep the old value (each knob: below min, max + 1,
 # "abc"); cc/enable sets and clears every roce_np/roce_rp priority, seen
 # in cc/roce_{np,rp}_enable (lists, "0,0,0,1,0,0,0,0") and in mlx5's
@@ -96,13 +96,16 @@ files="enable flavour line_rate cnp_delay_us"
 while read -r name _ _ _; do
 	[ -n "$name" ] && files+=" $name"
 done <<<"$KNOBS"
-files+=" roce_np_enable roce_rp_enable"
+files+=" roce_np_enable roce_rp_enable algo"
 n=0
 for f in $files; do
 	[ -f "$CC/$f" ] || vt_fail "no cc/$f"
 	vt_expect_eq "mode of cc/$f" "$(stat -c %a "$CC/$f")" 644
 	n=$((n + 1))
 done
+[ -f "$CC/algos" ] || vt_fail "no cc/algos"
+vt_expect_eq "mode of cc/algos" "$(stat -c %a "$CC/algos")" 444
+n=$((n + 1))
 got=$(cd "$CC" && find . -type f | wc -l)
 vt_expect_eq "files under cc/" "$got" "$n"
 got=$(cd "$CC" && find . -mindepth 1 -type d | wc -l)
@@ -122,6 +125,8 @@ vt_expect_eq "cc/enable default" "$(<"$CC/enable")" 0
 vt_expect_eq "cc/flavour default" "$(<"$CC/flavour")" nvidia
 vt_expect_eq "cc/line_rate default" "$(<"$CC/line_rate")" "$speed"
 vt_expect_eq "cc/cnp_delay_us default" "$(<"$CC/cnp_delay_us")" 0
+vt_expect_eq "cc/algo default" "$(<"$CC/algo")" dcqcn
+vt_expect_eq "cc/algos" "$(<"$CC/algos")" "dcqcn none"
 vt_expect_eq "roce_np default" "$(prios np)" 00000000
 vt_expect_eq "roce_rp default" "$(prios rp)" 00000000
 

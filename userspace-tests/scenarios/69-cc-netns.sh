@@ -11,7 +11,8 @@
 #   - every file of cc/ takes a valid value other than its current one and
 #     reads it back; out of range, garbage ("abc", "-1") and empty writes
 #     fail with EINVAL and keep the value; the old value is restored; no
-#     file of cc/ is left untested;
+#     file of cc/ is left untested; cc/algo takes another algorithm of
+#     the read-only cc/algos, refuses unknown names with EINVAL;
 #   - cc/roce_{np,rp}_enable ("0,0,0,1,0,0,0,0") and mlx5's layout under
 #     the device's netdev, /sys/class/net/<netdev>/ecn/roce_{np,rp}/
 #     enable/<prio>, every priority written through one layout and read
@@ -165,6 +166,20 @@ for side in np rp; do
 	wr_ok "$L" "$oldl"
 	tested[roce_${side}_enable]=1
 done
+
+# the algorithm: any of algos (read-only), nothing else
+rd "$cc/algos"
+algos=$v
+[[ " $algos " == *" dcqcn "* && " $algos " == *" none "* ]] ||
+	fail "cc/algos reads \"$algos\", want dcqcn and none among them"
+if printf "x\n" 2>/dev/null >"$cc/algos"; then fail "cc/algos is writable"; fi
+rd "$cc/algo"
+old=$v
+[ "$old" = dcqcn ] && alt=none || alt=dcqcn
+wr_ok "$cc/algo" "$alt"
+for bad in nosuch "" "dcqcn none" DCQCN dcqcnx; do wr_bad "$cc/algo" "$bad"; done
+wr_ok "$cc/algo" "$old"
+tested[algo]=1 tested[algos]=1
 
 # cc/enable sets and clears both roles on every priority
 rd "$cc/enable"

@@ -2,9 +2,9 @@
 /*
  * Congestion control in the data path: a device's settings (cc/ in sysfs),
  * and each RC QP's notification point (CE mark in, CNP out) and reaction
- * point (CNP in, DCQCN rate, pacer out).  The arithmetic is dcqcn.c's; the
- * algorithm sits behind struct vroce_cc_algo so that another one can take
- * its place.
+ * point (CNP in, an algorithm's rate, pacer out).  The algorithms sit
+ * behind struct vroce_cc_algo (cc/vroce_cc.h, cc/algo.c, cc/flow.c);
+ * DCQCN's arithmetic is dcqcn.c's, its clock dcqcn_algo.c's.
  *
  * Priorities: a QP's priority is the port's (qos.c: trust mode and DSCP
  * map, by default DSCP / 8 as on a ConnectX in trust dscp).
@@ -18,6 +18,7 @@
 #include <linux/types.h>
 
 #include "cc/dcqcn.h"
+#include "cc/vroce_cc.h"
 #include "pkt.h"
 
 struct vroce_dev;
@@ -47,6 +48,10 @@ struct vroce_qp;
  * @np_enable: bit per priority: CE-marked packets make CNPs
  * @rp_enable: bit per priority: CNPs cut the rate; data packets ECT(0)
  * @cnp_delay_us: vroce's own: CNPs leave this long after the CE mark
+ * @algo: the algorithm new flows start with (cc/algo); the device holds a
+ *	reference on its module
+ * @algo_start: @algo's start_events; READ_ONCE() in the data path
+ * @algo_gen: bumped when @algo changes: running flows start over
  * @dirs: ecn/ under the netdev and its subdirectories (cc/sysfs.c),
  *	children after their parents; NULL where absent
  * @ecn_gone: vroce_cc_sysfs_cleanup() ran: ecn/ is not (re)created
@@ -59,6 +64,9 @@ struct vroce_cc_dev {
 	u8 np_enable;
 	u8 rp_enable;
 	u32 cnp_delay_us;
+	const struct vroce_cc_algo *algo;
+	u32 algo_start;
+	u32 algo_gen;
 	struct kobject *dirs[VROCE_CC_NR_DIRS];
 	bool ecn_gone;
 };
@@ -66,17 +74,22 @@ struct vroce_cc_dev {
 /**
  * struct vroce_cc_qp - one RC QP's notification and reaction points
  * @lock: protects everything below; taken with bottom halves off
- * @dcqcn: the reaction point's DCQCN state (valid when @rp_active)
- * @rp_active: a CNP came: @dcqcn holds a rate
- * @alpha_epoch_ns: nvidia: the alpha timer's periods count from here;
- *	paper: from the last CNP
+ * @rp_active: the reaction point's flow runs: @algo holds its rate
+ * @algo: the flow's algorithm while @rp_active (a module reference held)
+ * @algo_gen: the device's algo_gen when the flow started
+ * @wants: @algo's events while the flow runs, else 0; READ_ONCE() in
+ *	the data path's check before it builds an event
+ * @flow: what the algorithm reads about the flow
+ * @out: the algorithm's last answer; its timer_ns is what @algo_timer is
+ *	armed for (0: not armed)
+ * @priv: the algorithm's per-flow area
  * @pace_kbps: rate packets leave at, 0 for no pacing; READ_ONCE() in
  *	the data path's fast check
  * @next_tx_ns: pacer: when the next packet may leave
  * @resp_waiting: pacer: the responder's READ job waits for it
  * @pace_timer: runs the QP (and the waiting READ job) when the pacer lets
  *	the next packet go
- * @rp_timer: DCQCN's rate increase timer, armed only while limited
+ * @algo_timer: the algorithm's timer (cc/flow.c)
  * @last_cnp_ns: notification point: when the last CNP left
  * @np_timer: notification point: sends a CNP after cnp_delay_us
  * @np_pending: a delayed CNP waits in @np_timer
@@ -87,14 +100,18 @@ struct vroce_cc_dev {
  */
 struct vroce_cc_qp {
 	spinlock_t lock; /* see above */
-	struct vroce_dcqcn_state dcqcn;
 	bool rp_active;
-	u64 alpha_epoch_ns;
+	const struct vroce_cc_algo *algo;
+	u32 algo_gen;
+	u32 wants;
+	struct vroce_cc_flow flow;
+	struct vroce_cc_out out;
+	u64 priv[VROCE_CC_PRIV_SIZE / sizeof(u64)];
 	u32 pace_kbps;
 	u64 next_tx_ns;
 	bool resp_waiting;
 	struct hrtimer pace_timer;
-	struct hrtimer rp_timer;
+	struct hrtimer algo_timer;
 	u64 last_cnp_ns;
 	struct hrtimer np_timer;
 	bool np_pending;
@@ -140,9 +157,28 @@ enum hrtimer_restart vroce_cc_np_fire(struct hrtimer *t);
 
 /* reaction point (cc/rp.c) */
 void vroce_cc_cnp_rcv(struct vroce_pkt *pkt);
-enum hrtimer_restart vroce_cc_rp_fire(struct hrtimer *t);
-void vroce_cc_rp_rate(struct vroce_cc_qp *cc, enum vroce_dcqcn_reason why,
-		      u32 old, u32 arg);
+
+/* algorithms (cc/algo.c), DCQCN and none (cc/dcqcn_algo.c) */
+extern struct vroce_cc_algo vroce_cc_dcqcn_algo;
+extern struct vroce_cc_algo vroce_cc_none_algo;
+void vroce_cc_algo_module_init(void);
+void vroce_cc_algo_module_exit(void);
+void vroce_cc_algo_dev_init(struct vroce_dev *vdev);
+void vroce_cc_algo_dev_cleanup(struct vroce_dev *vdev);
+int vroce_cc_algo_set(struct vroce_dev *vdev, const char *name);
+ssize_t vroce_cc_algo_show(struct vroce_dev *vdev, char *buf);
+ssize_t vroce_cc_algos_show(char *buf);
+
+/* a reaction point's flow (cc/flow.c) */
+void __vroce_cc_flow_event(struct vroce_cc_qp *cc,
+			   const struct vroce_cc_event *ev);
+void vroce_cc_flow_event(struct vroce_qp *qp, const struct vroce_cc_event *ev);
+void vroce_cc_flow_end(struct vroce_cc_qp *cc);
+enum hrtimer_restart vroce_cc_algo_fire(struct hrtimer *t);
+void vroce_cc_ack(struct vroce_qp *qp, u32 psn);
+void vroce_cc_nack(struct vroce_qp *qp, enum vroce_cc_nack_kind kind, u32 psn);
+void vroce_cc_rtt(struct vroce_qp *qp, u32 psn, u64 sent_ns, u64 received_ns);
+int vroce_cc_flow_fill_res(struct vroce_cc_qp *cc, struct sk_buff *msg);
 
 /* pacer (cc/pace.c) */
 bool vroce_cc_tx_admit(struct vroce_qp *qp, u32 bytes, bool resp);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The pacer: a reaction point's data packets leave no faster than the
- * QP's rate, the lower of DCQCN's current rate (while it limits the QP)
+ * QP's rate, the lower of its algorithm's rate (while it limits the QP)
  * and the port's emulated line rate.  The rate counts Ethernet frame bytes
  * (headers from Ethernet to ICRC, no preamble or gap).
  *
@@ -15,7 +15,8 @@
  * QP no limit applies to never comes here (vroce_cc_qp_paced()), and an idle
  * paced QP has no timer armed.
  *
- * The byte counter of DCQCN counts the same bytes.  Requests (the
+ * The algorithm hears of each packet let out (VROCE_CC_EV_TX, the same
+ * bytes): DCQCN's byte counter counts them.  Requests (the
  * requester, under run_lock) and READ responses (the responder, under
  * resp.lock) take from the same rate.
  */
@@ -36,35 +37,6 @@
 /* Bytes of a frame besides BTH .. pad (IPv4; IPv6 adds 20). */
 #define VROCE_CC_FRAME_OVERHEAD	(ETH_HLEN + sizeof(struct iphdr) + \
 				 sizeof(struct udphdr) + VROCE_ICRC_SIZE)
-
-/* Byte counter events for @bytes sent, as many as the bytes make. */
-static void vroce_cc_bytes(struct vroce_cc_qp *cc, u32 bytes)
-{
-	enum vroce_dcqcn_reason why;
-	struct vroce_dcqcn_cfg cfg;
-	u32 old;
-
-	lockdep_assert_held(&cc->lock);
-	if (!READ_ONCE(cc->qp->vdev->cc.cfg.p.rp_byte_reset))
-		return;
-	vroce_cc_cfg(cc->qp->vdev, &cfg);
-	do {
-		old = cc->dcqcn.rc;
-		why = vroce_dcqcn_on_bytes(&cfg, &cc->dcqcn, bytes);
-		vroce_cc_rp_rate(cc, why, old, bytes);
-		bytes = 0;
-	} while (why != VROCE_DCQCN_NONE);
-}
-
-/* Congestion control was turned off for the QP: DCQCN lets it go. */
-static void vroce_cc_rp_release(struct vroce_cc_qp *cc)
-{
-	lockdep_assert_held(&cc->lock);
-	cc->rp_active = false;
-	cc->dcqcn.limited = false;
-	WRITE_ONCE(cc->pace_kbps, 0);
-	hrtimer_try_to_cancel(&cc->rp_timer);
-}
 
 /**
  * vroce_cc_tx_admit() - may a data packet of @qp leave now?
@@ -97,7 +69,7 @@ bool vroce_cc_tx_admit(struct vroce_qp *qp, u32 bytes, bool resp)
 	rp_on = vroce_cc_qp_rp_on(qp);
 	spin_lock_bh(&cc->lock);
 	if (cc->rp_active && !rp_on)
-		vroce_cc_rp_release(cc);
+		vroce_cc_flow_end(cc);
 	rate = cc->pace_kbps;
 	if (rp_on && line && (!rate || line < rate))
 		rate = line;
@@ -115,8 +87,16 @@ bool vroce_cc_tx_admit(struct vroce_qp *qp, u32 bytes, bool resp)
 	burst = min_t(u64, VROCE_CC_PACE_BURST_NS,
 		      vroce_tbf_ns(VROCE_CC_PACE_BURST_BYTES, rate));
 	vroce_tbf_charge(&cc->next_tx_ns, now, burst, vroce_tbf_ns(bytes, rate));
-	if (cc->rp_active && cc->dcqcn.limited)
-		vroce_cc_bytes(cc, bytes);
+	if (rp_on) {
+		struct vroce_cc_event ev = {
+			.type = VROCE_CC_EV_TX,
+			.count = 1,
+			.now_ns = now,
+			.tx = { .bytes = bytes, .packets = 1 },
+		};
+
+		__vroce_cc_flow_event(cc, &ev);
+	}
 out:
 	spin_unlock_bh(&cc->lock);
 	return ok;

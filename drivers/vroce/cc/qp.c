@@ -3,8 +3,8 @@
  * A QP's congestion-control state: its life (init, reset, cleanup), its
  * priority, and what `rdma resource show qp -dd` shows of it.
  *
- * Only RC QPs take part: DCQCN needs a flow with a peer QP to send CNPs
- * to, and vroce paces only the RC requester (cc/rp.c says why).
+ * Only RC QPs take part: a reaction point needs a flow with a peer QP to
+ * send CNPs to, and vroce paces only RC requests and READ responses.
  */
 #include <net/inet_ecn.h>
 #include <rdma/restrack.h>
@@ -22,6 +22,10 @@ void vroce_cc_qp_init(struct vroce_qp *qp)
 	spin_lock_init(&cc->lock);
 	cc->qp = qp;
 	cc->rp_active = false;
+	cc->algo = NULL;
+	cc->algo_gen = 0;
+	cc->wants = 0;
+	cc->out = (struct vroce_cc_out){ .rate = VROCE_CC_RATE_LINE };
 	cc->pace_kbps = 0;
 	cc->next_tx_ns = 0;
 	cc->last_cnp_ns = 0;
@@ -31,8 +35,8 @@ void vroce_cc_qp_init(struct vroce_qp *qp)
 	/* soft: the callbacks run the QP and send, with bottom halves off */
 	hrtimer_init(&cc->pace_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	cc->pace_timer.function = vroce_cc_pace_fire;
-	hrtimer_init(&cc->rp_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	cc->rp_timer.function = vroce_cc_rp_fire;
+	hrtimer_init(&cc->algo_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	cc->algo_timer.function = vroce_cc_algo_fire;
 	hrtimer_init(&cc->np_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	cc->np_timer.function = vroce_cc_np_fire;
 }
@@ -49,13 +53,11 @@ void vroce_cc_qp_reset(struct vroce_qp *qp)
 
 	lockdep_assert_held(&qp->run_lock);
 	spin_lock_bh(&cc->lock);
-	cc->rp_active = false;
-	WRITE_ONCE(cc->pace_kbps, 0);
+	vroce_cc_flow_end(cc);
 	cc->next_tx_ns = 0;
 	cc->last_cnp_ns = 0;
 	cc->np_pending = false;
 	spin_unlock_bh(&cc->lock);
-	hrtimer_try_to_cancel(&cc->rp_timer);
 	hrtimer_try_to_cancel(&cc->np_timer);
 }
 
@@ -64,8 +66,9 @@ void vroce_cc_qp_reset(struct vroce_qp *qp)
  * @qp: the QP; the receive path holds no reference any more
  *
  * The requester and the responder's READ job may still run (the pace
- * timer itself runs them) but arm no timer once @dead is set; what is
- * left armed hrtimer_cancel() stops, restarts included.
+ * timer itself runs them) but arm no timer once @dead is set, nor start a
+ * flow; what is left armed hrtimer_cancel() stops, restarts included.
+ * Then the flow ends, which lets its algorithm's module go.
  */
 void vroce_cc_qp_cleanup(struct vroce_qp *qp)
 {
@@ -73,8 +76,12 @@ void vroce_cc_qp_cleanup(struct vroce_qp *qp)
 	qp->cc.dead = true;
 	spin_unlock_bh(&qp->cc.lock);
 	hrtimer_cancel(&qp->cc.np_timer);
-	hrtimer_cancel(&qp->cc.rp_timer);
+	hrtimer_cancel(&qp->cc.algo_timer);
 	hrtimer_cancel(&qp->cc.pace_timer);
+	/* the flow's module reference */
+	spin_lock_bh(&qp->cc.lock);
+	vroce_cc_flow_end(&qp->cc);
+	spin_unlock_bh(&qp->cc.lock);
 }
 
 /**
@@ -118,48 +125,31 @@ bool vroce_cc_qp_paced(const struct vroce_qp *qp)
 }
 
 /**
- * vroce_cc_fill_res_qp_entry() - a QP's DCQCN state for rdma resource -dd
+ * vroce_cc_fill_res_qp_entry() - a QP's flow for rdma resource -dd
  * @msg: the netlink message
  * @ibqp: the QP
+ *
+ * cc_rp_active, then while the flow runs cc_algo and what the algorithm
+ * adds (DCQCN: cc_limited, cc_rate_kbps, cc_target_kbps, cc_alpha).
  *
  * Return: 0 or -EMSGSIZE.
  */
 int vroce_cc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 {
-	struct vroce_qp *qp = to_vroce_qp(ibqp);
-	struct vroce_cc_qp *cc = &qp->cc;
-	u32 rate, target, alpha;
-	bool active, limited;
 	struct nlattr *table;
 
 	if (ibqp->qp_type != IB_QPT_RC)
 		return 0;
-	spin_lock_bh(&cc->lock);
-	active = cc->rp_active;
-	rate = cc->dcqcn.rc;
-	target = cc->dcqcn.rt;
-	/* in the knobs' 1/1024, as mlx5 users read alpha */
-	alpha = cc->dcqcn.alpha >> VROCE_DCQCN_KNOB_TO_A;
-	limited = cc->dcqcn.limited;
-	spin_unlock_bh(&cc->lock);
 	/* rdma(8) reads driver attributes from their own nested table */
 	table = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
 	if (!table)
 		return -EMSGSIZE;
-	if (rdma_nl_put_driver_u32(msg, "cc_rp_active", active))
-		goto cancel;
-	if (active &&
-	    (rdma_nl_put_driver_u32(msg, "cc_limited", limited) ||
-	     rdma_nl_put_driver_u32(msg, "cc_rate_kbps", rate) ||
-	     rdma_nl_put_driver_u32(msg, "cc_target_kbps", target) ||
-	     rdma_nl_put_driver_u32(msg, "cc_alpha", alpha)))
-		goto cancel;
+	if (vroce_cc_flow_fill_res(&to_vroce_qp(ibqp)->cc, msg)) {
+		nla_nest_cancel(msg, table);
+		return -EMSGSIZE;
+	}
 	nla_nest_end(msg, table);
 	return 0;
-
-cancel:
-	nla_nest_cancel(msg, table);
-	return -EMSGSIZE;
 }
 
 /**

@@ -12,6 +12,8 @@
  *   roce_np_enable         the notification point per priority: 8 x 0/1,
  *                          comma-separated, priority 0 first
  *   roce_rp_enable         the reaction point per priority, the same way
+ *   algo                   the algorithm new flows start with (cc/algo.c)
+ *   algos                  read-only: the algorithms there are
  *   <knob>                 one per vroce_dcqcn_knobs[] entry, mlx5's names
  *
  * ib_core gives the device's compat devices (one per network namespace in
@@ -73,6 +75,8 @@ enum vroce_cc_file {
 	VROCE_CC_F_CNP_DELAY,
 	VROCE_CC_F_NP_ENABLE,
 	VROCE_CC_F_RP_ENABLE,
+	VROCE_CC_F_ALGO,
+	VROCE_CC_F_ALGOS,
 	VROCE_CC_NR_FILES,
 };
 
@@ -107,9 +111,14 @@ static int vroce_cc_parse(const char *buf, u32 max, u32 *val)
 static ssize_t vroce_cc_file_show(struct device *dev,
 				  struct device_attribute *attr, char *buf)
 {
-	struct vroce_cc_dev *cc = &vroce_cc_vdev(dev)->cc;
+	struct vroce_dev *vdev = vroce_cc_vdev(dev);
+	struct vroce_cc_dev *cc = &vdev->cc;
 
 	switch (vroce_cc_id(attr)) {
+	case VROCE_CC_F_ALGO:
+		return vroce_cc_algo_show(vdev, buf);
+	case VROCE_CC_F_ALGOS:
+		return vroce_cc_algos_show(buf);
 	case VROCE_CC_F_ENABLE:
 		return sysfs_emit(buf, "%d\n", !!(READ_ONCE(cc->np_enable) |
 						  READ_ONCE(cc->rp_enable)));
@@ -139,6 +148,10 @@ static ssize_t vroce_cc_file_store(struct device *dev,
 	u32 val;
 
 	switch (id) {
+	case VROCE_CC_F_ALGO:
+		return vroce_cc_algo_set(vdev, buf) ?: count;
+	case VROCE_CC_F_ALGOS:
+		return -EPERM;
 	case VROCE_CC_F_ENABLE:
 		if (vroce_cc_parse(buf, 1, &val))
 			return -EINVAL;
@@ -212,19 +225,21 @@ static ssize_t vroce_cc_knob_store(struct device *dev,
 	return err ? -EINVAL : count;
 }
 
-#define VROCE_CC_FILE(_name, _id) {					\
-	.attr = __ATTR(_name, 0644, vroce_cc_file_show,			\
+#define VROCE_CC_FILE(_name, _mode, _id) {				\
+	.attr = __ATTR(_name, _mode, vroce_cc_file_show,		\
 		       vroce_cc_file_store),				\
 	.id = (_id),							\
 }
 
 static struct vroce_cc_attr vroce_cc_files[VROCE_CC_NR_FILES] = {
-	VROCE_CC_FILE(enable, VROCE_CC_F_ENABLE),
-	VROCE_CC_FILE(flavour, VROCE_CC_F_FLAVOUR),
-	VROCE_CC_FILE(line_rate, VROCE_CC_F_LINE_RATE),
-	VROCE_CC_FILE(cnp_delay_us, VROCE_CC_F_CNP_DELAY),
-	VROCE_CC_FILE(roce_np_enable, VROCE_CC_F_NP_ENABLE),
-	VROCE_CC_FILE(roce_rp_enable, VROCE_CC_F_RP_ENABLE),
+	VROCE_CC_FILE(enable, 0644, VROCE_CC_F_ENABLE),
+	VROCE_CC_FILE(flavour, 0644, VROCE_CC_F_FLAVOUR),
+	VROCE_CC_FILE(line_rate, 0644, VROCE_CC_F_LINE_RATE),
+	VROCE_CC_FILE(cnp_delay_us, 0644, VROCE_CC_F_CNP_DELAY),
+	VROCE_CC_FILE(roce_np_enable, 0644, VROCE_CC_F_NP_ENABLE),
+	VROCE_CC_FILE(roce_rp_enable, 0644, VROCE_CC_F_RP_ENABLE),
+	VROCE_CC_FILE(algo, 0644, VROCE_CC_F_ALGO),
+	VROCE_CC_FILE(algos, 0444, VROCE_CC_F_ALGOS),
 };
 
 /* Filled from vroce_dcqcn_knobs[] at module load. */

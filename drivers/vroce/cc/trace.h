@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Tracepoints of congestion control (vroce:*): every change of a QP's
- * DCQCN state and every CNP sent and received, so that trace-cmd or perf
- * record a rate trajectory with no special tool.  Rates in kb/s, alpha
- * in 2^-20 (the state's unit, VROCE_DCQCN_A_ONE).
+ * DCQCN state, every round-trip sample and every CNP sent and received,
+ * so that trace-cmd or perf record a rate trajectory with no special
+ * tool.  Rates in kb/s, alpha in 2^-20 (the state's unit,
+ * VROCE_DCQCN_A_ONE).
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM vroce
@@ -57,6 +58,24 @@ TRACE_EVENT(vroce_cc_rate,
 				   vroce_cc_reason_sym(ALPHA_UP, "alpha_up"),
 				   vroce_cc_reason_sym(ALPHA_DOWN, "alpha_down")),
 		  __entry->arg)
+);
+
+/* one round-trip sample of a QP's requests (cc/flow.c, vroce_cc_rtt()) */
+TRACE_EVENT(vroce_cc_rtt,
+	TP_PROTO(u32 qpn, u32 psn, u64 rtt_ns),
+	TP_ARGS(qpn, psn, rtt_ns),
+	TP_STRUCT__entry(
+		__field(u32, qpn)
+		__field(u32, psn)
+		__field(u64, rtt_ns)
+	),
+	TP_fast_assign(
+		__entry->qpn = qpn;
+		__entry->psn = psn;
+		__entry->rtt_ns = rtt_ns;
+	),
+	TP_printk("qpn=%u psn=%u rtt_ns=%llu", __entry->qpn, __entry->psn,
+		  __entry->rtt_ns)
 );
 
 /* t_ns: the ktime_get_ns() the notification point's gap rule compared */
