@@ -12,7 +12,8 @@
 #     reads it back; out of range, garbage ("abc", "-1") and empty writes
 #     fail with EINVAL and keep the value; the old value is restored; no
 #     file of cc/ is left untested; cc/algo takes another algorithm of
-#     the read-only cc/algos, refuses unknown names with EINVAL;
+#     the read-only cc/algos, for every priority or one per priority,
+#     refuses unknown names and lists of other than 8 with EINVAL;
 #   - cc/roce_{np,rp}_enable ("0,0,0,1,0,0,0,0") and mlx5's layout under
 #     the device's netdev, /sys/class/net/<netdev>/ecn/roce_{np,rp}/
 #     enable/<prio>, every priority written through one layout and read
@@ -177,8 +178,21 @@ rd "$cc/algo"
 old=$v
 [ "$old" = dcqcn ] && alt=none || alt=dcqcn
 wr_ok "$cc/algo" "$alt"
-for bad in nosuch "" "dcqcn none" DCQCN dcqcnx; do wr_bad "$cc/algo" "$bad"; done
-wr_ok "$cc/algo" "$old"
+for bad in nosuch "" "dcqcn none" DCQCN dcqcnx "dcqcn," ",dcqcn" \
+	dcqcn,none,dcqcn,dcqcn,dcqcn,dcqcn,dcqcn \
+	dcqcn,none,dcqcn,dcqcn,dcqcn,dcqcn,dcqcn,dcqcn,dcqcn \
+	dcqcn,none,dcqcn,dcqcn,nosuch,dcqcn,dcqcn,dcqcn \
+	dcqcn,none,dcqcn,dcqcn,,dcqcn,dcqcn,dcqcn; do
+	wr_bad "$cc/algo" "$bad"
+done
+# per priority, read back as written; eight alike read as one name
+wr_ok "$cc/algo" none,dcqcn,dcqcn,dcqcn,dcqcn,dcqcn,dcqcn,none
+wr_ok "$cc/algo" "$alt"
+printf "%s\n" "$old,$old,$old,$old,$old,$old,$old,$old" >"$cc/algo" ||
+	fail "eight times $old refused"
+rd "$cc/algo"
+[ "$v" = "$old" ] || fail "cc/algo reads $v after eight times $old"
+n=$((n + 1))
 tested[algo]=1 tested[algos]=1
 
 # cc/enable sets and clears both roles on every priority

@@ -21,7 +21,10 @@
 #   3. vroceA back to dcqcn: rmmod still refused (the flow holds the
 #      example until its next event); one CNP starts the flow over with
 #      dcqcn; now rmmod succeeds and cc/algos is "dcqcn none" again.
-#   4. "none": a CNP is handled and limits nothing (cc_pace_kbps 0).
+#   4. Per priority: cc/algo "dcqcn,none,dcqcn,..." and a second pair at
+#      traffic class 32 (DSCP 8, priority 1): CNPs to it start "none",
+#      the first QP stays with dcqcn.  Then "none" for all: a CNP is
+#      handled and limits nothing (cc_pace_kbps 0).
 #   5. Every event type reaches an algorithm: the probe (vroce_cc_probe.ko,
 #      counts what it gets) chosen; writes with 5 % of vroceA's packets
 #      dropped, then 2 CNPs: TX events (with their bytes), ACKs, RTT
@@ -53,12 +56,13 @@ vt_ccqp_cmd cc 30 w 0 4096 >/dev/null
 q=${CCQP_LQPN[cc]}
 attr() { vt_qp_attr vroceA "$q" "$1"; }
 
-# cnps N: send N CNPs to the client's QP; wait until all N are handled.
+# cnps N [QPN]: send N CNPs to the client's QP (or QPN); wait until all
+# N are handled.
 declare -A before now
 cnps() {
 	local out
 	vt_counters vroceA before
-	out=$(ip netns exec vtB python3 "$FORGE" -n "$1" 192.168.77.2 192.168.77.1 "$q" 2>&1) ||
+	out=$(ip netns exec vtB python3 "$FORGE" -n "$1" 192.168.77.2 192.168.77.1 "${2:-$q}" 2>&1) ||
 		vt_fail "cnp_forge: $out"
 	vt_wait_for "vt_counters vroceA now &&
 		[ \$((\${now[rp_cnp_handled]} - \${before[rp_cnp_handled]})) -ge $1 ]" 10 ||
@@ -85,7 +89,17 @@ vt_expect_eq "flow's algorithm after the switch" "$(attr cc_algo)" dcqcn
 rmmod vroce_cc_example || vt_fail "rmmod refused with no user left"
 vt_expect_eq "cc/algos after rmmod" "$(vt_cc_get vroceA algos)" "dcqcn none"
 
-# 4. none
+# 4. per priority, then none for all
+vt_ccqp_start p1 19932 -T 32
+q1=${CCQP_LQPN[p1]}
+vt_ccqp_cmd p1 30 w 0 4096 >/dev/null
+vt_cc_set vroceA algo dcqcn,none,dcqcn,dcqcn,dcqcn,dcqcn,dcqcn,dcqcn
+cnps 2 "$q1"
+vt_expect_eq "priority 1's flow" "$(vt_qp_attr vroceA "$q1" cc_algo)" none
+vt_expect_eq "priority 1's pacer rate" "$(vt_qp_attr vroceA "$q1" cc_pace_kbps)" 0
+cnps 1
+vt_expect_eq "priority 0's flow" "$(attr cc_algo)" dcqcn
+vt_ccqp_stop p1
 vt_cc_set vroceA algo none
 cnps 2
 vt_expect_eq "flow's algorithm" "$(attr cc_algo)" none
@@ -125,4 +139,4 @@ vt_ccqp_cmd cc 60 w 0 65536 >/dev/null
 vt_ccqp_stop cc
 vt_cc_set vroceA algo dcqcn
 rmmod vroce_cc_example || vt_fail "rmmod refused after the QP running the example was destroyed"
-vt_pass "example loaded, chosen, 3 CNPs -> 1/8 line rate paced at $((LINE_MBPS * 125)) kb/s, switched to dcqcn and none at the next event, probe:$probe, timer recovery, unloaded after its last user"
+vt_pass "example loaded, chosen, 3 CNPs -> 1/8 line rate paced at $((LINE_MBPS * 125)) kb/s, switched to dcqcn and none at the next event, per priority, probe:$probe, timer recovery, unloaded after its last user"

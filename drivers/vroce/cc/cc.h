@@ -48,10 +48,11 @@ struct vroce_qp;
  * @np_enable: bit per priority: CE-marked packets make CNPs
  * @rp_enable: bit per priority: CNPs cut the rate; data packets ECT(0)
  * @cnp_delay_us: vroce's own: CNPs leave this long after the CE mark
- * @algo: the algorithm new flows start with (cc/algo); the device holds a
- *	reference on its module
- * @algo_start: @algo's start_events; READ_ONCE() in the data path
- * @algo_gen: bumped when @algo changes: running flows start over
+ * @algo: per priority, the algorithm new flows start with (cc/algo); the
+ *	device holds a reference on each one's module
+ * @algo_start: every @algo's start_events; READ_ONCE() in the data path
+ * @algo_gen: per priority, bumped when its @algo changes: running flows
+ *	of that priority start over
  * @dirs: ecn/ under the netdev and its subdirectories (cc/sysfs.c),
  *	children after their parents; NULL where absent
  * @ecn_gone: vroce_cc_sysfs_cleanup() ran: ecn/ is not (re)created
@@ -64,9 +65,9 @@ struct vroce_cc_dev {
 	u8 np_enable;
 	u8 rp_enable;
 	u32 cnp_delay_us;
-	const struct vroce_cc_algo *algo;
+	const struct vroce_cc_algo *algo[VROCE_CC_NR_PRIOS];
 	u32 algo_start;
-	u32 algo_gen;
+	u32 algo_gen[VROCE_CC_NR_PRIOS];
 	struct kobject *dirs[VROCE_CC_NR_DIRS];
 	bool ecn_gone;
 };
@@ -76,7 +77,7 @@ struct vroce_cc_dev {
  * @lock: protects everything below; taken with bottom halves off
  * @rp_active: the reaction point's flow runs: @algo holds its rate
  * @algo: the flow's algorithm while @rp_active (a module reference held)
- * @algo_gen: the device's algo_gen when the flow started
+ * @algo_gen: the device's algo_gen of the flow's priority when it started
  * @wants: @algo's events while the flow runs, else 0; READ_ONCE() in
  *	the data path's check before it builds an event
  * @flow: what the algorithm reads about the flow
@@ -165,7 +166,7 @@ void vroce_cc_algo_module_init(void);
 void vroce_cc_algo_module_exit(void);
 void vroce_cc_algo_dev_init(struct vroce_dev *vdev);
 void vroce_cc_algo_dev_cleanup(struct vroce_dev *vdev);
-int vroce_cc_algo_set(struct vroce_dev *vdev, const char *name);
+int vroce_cc_algo_set(struct vroce_dev *vdev, const char *names);
 ssize_t vroce_cc_algo_show(struct vroce_dev *vdev, char *buf);
 ssize_t vroce_cc_algos_show(char *buf);
 

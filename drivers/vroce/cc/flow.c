@@ -3,12 +3,13 @@
  * A reaction point's flow and its algorithm: the states a flow goes
  * through, events in, the algorithm's answer out.
  *
- *   idle to started: an event of a type the device's algorithm starts on
+ *   idle to started: an event of a type the algorithm the device has for
+ *	the QP's priority starts on
  *   started, an event its algorithm takes: the algorithm answers
- *   started to idle: the device chose another algorithm (seen at the
- *	flow's next event, which may start it again with the new one), the
- *	QP was reset or destroyed, congestion control was turned off for
- *	the QP's priority
+ *   started to idle: the device chose another algorithm for the flow's
+ *	priority (seen at the flow's next event, which may start it again
+ *	with the new one), the QP was reset or destroyed, congestion
+ *	control was turned off for the QP's priority
  *
  * Everything happens under the QP's cc.lock with bottom halves off, which
  * is what lets an algorithm keep its per-flow area without a lock of its
@@ -68,14 +69,15 @@ static bool vroce_cc_flow_start(struct vroce_cc_qp *cc,
 				enum vroce_cc_event_type type, u64 now)
 {
 	struct vroce_dev *vdev = cc->qp->vdev;
+	u8 prio = vroce_cc_qp_prio(cc->qp);
 	const struct vroce_cc_algo *algo;
 	u32 gen;
 
 	lockdep_assert_held(&cc->lock);
 	/* the device holds a reference: the module stays while we look */
 	spin_lock(&vdev->cc.lock);
-	algo = vdev->cc.algo;
-	gen = vdev->cc.algo_gen;
+	algo = vdev->cc.algo[prio];
+	gen = vdev->cc.algo_gen[prio];
 	if (!(algo->start_events & BIT(type)) || !try_module_get(algo->owner))
 		algo = NULL;
 	spin_unlock(&vdev->cc.lock);
@@ -89,7 +91,7 @@ static bool vroce_cc_flow_start(struct vroce_cc_qp *cc,
 	WRITE_ONCE(cc->wants, algo->events);
 	cc->out = (struct vroce_cc_out){ .rate = VROCE_CC_RATE_LINE };
 	cc->flow.qpn = cc->qp->ibqp.qp_num;
-	cc->flow.prio = vroce_cc_qp_prio(cc->qp);
+	cc->flow.prio = prio;
 	cc->flow.line_kbps = READ_ONCE(vdev->cc.cfg.line_rate);
 	cc->flow.dev = vdev;
 	algo->init(cc->priv, &cc->flow, now);
@@ -107,7 +109,8 @@ static bool vroce_cc_flow_call(struct vroce_cc_qp *cc,
 	struct vroce_cc_out out;
 
 	lockdep_assert_held(&cc->lock);
-	if (cc->rp_active && cc->algo_gen != READ_ONCE(vdev->cc.algo_gen))
+	if (cc->rp_active &&
+	    cc->algo_gen != READ_ONCE(vdev->cc.algo_gen[cc->flow.prio]))
 		vroce_cc_flow_end(cc);
 	if (!cc->rp_active &&
 	    (cc->dead || !(READ_ONCE(vdev->cc.algo_start) & BIT(ev->type)) ||

@@ -12,7 +12,9 @@
  *   roce_np_enable         the notification point per priority: 8 x 0/1,
  *                          comma-separated, priority 0 first
  *   roce_rp_enable         the reaction point per priority, the same way
- *   algo                   the algorithm new flows start with (cc/algo.c)
+ *   algo                   the algorithm new flows start with: one name
+ *                          for every priority, or eight comma-separated,
+ *                          priority 0 first (cc/algo.c)
  *   algos                  read-only: the algorithms there are
  *   <knob>                 one per vroce_dcqcn_knobs[] entry, mlx5's names
  *
