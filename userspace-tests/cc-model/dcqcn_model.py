@@ -159,6 +159,18 @@ def decay(alpha, g):
     return alpha * g // ONE
 
 
+def decay_n(alpha, g, n):
+    """n decays by g without a CNP: alpha * (g / 1024)^n, the power in Q32
+    (2^32 = 1.0) by binary exponentiation, each product truncated."""
+    result, base = 1 << 32, g << 22
+    while n and result:
+        if n & 1:
+            result = (result * base) >> 32
+        base = (base * base) >> 32
+        n >>= 1
+    return (alpha * result) >> 32
+
+
 def gain(g):
     """1 - g, in alpha's unit."""
     return (ONE - g) << KNOB_TO_ALPHA
@@ -186,10 +198,7 @@ class Paper(RP):
     def alpha_timer(self, periods):
         # K us without a CNP: alpha = (1-g) alpha, limited or not.
         before = self.alpha
-        for _ in range(periods):
-            if self.alpha == 0:
-                break
-            self.alpha = decay(self.alpha, self.k["rp_dce_tcp_g"])
+        self.alpha = decay_n(self.alpha, self.k["rp_dce_tcp_g"], periods)
         return "alpha_down" if self.alpha != before else "none"
 
 
@@ -256,10 +265,7 @@ class Nvidia(RP):
             self.alpha = decay(self.alpha, g) + gain(g)
             why = "alpha_up"
             periods -= 1
-        for _ in range(periods):
-            if self.alpha == 0:
-                break
-            self.alpha = decay(self.alpha, g)
+        self.alpha = decay_n(self.alpha, g, periods)
         if why:
             return why
         return "alpha_down" if self.alpha != before else "none"

@@ -6,8 +6,9 @@
  * small shim, in userspace (userspace-tests/cc-model/).
  *
  * Rounding, where the specification leaves it open:
- *  - alpha updates truncate: alpha = g * alpha >> 10 (+ 1024 - g), so an
- *    idle alpha decays to exactly 0;
+ *  - alpha updates truncate: alpha = g * alpha >> 10 (+ 1024 - g), and n
+ *    periods without a CNP alpha * (g / 1024)^n (Q32, by squaring), so
+ *    an idle alpha decays to exactly 0;
  *  - cuts truncate the amount cut (the rate stays a little higher);
  *  - RC = (RC + RT) / 2 rounds up, so recovery reaches RT exactly and a
  *    flow at the maximum rate is released from the limiter.
@@ -315,15 +316,40 @@ static void restart_increase(struct vroce_dcqcn_state *s, u64 now_us)
 }
 
 /*
- * alpha <- g * alpha (+ 1 - g with a CNP); alpha 2^-20 (at most 1.0), g
- * the knob (1/1024, below 1.0).
+ * alpha <- g * alpha + 1 - g, a period with a CNP; alpha 2^-20 (at most
+ * 1.0), g the knob (1/1024, below 1.0).
  */
-static u32 alpha_step(u32 alpha, u32 g, bool cnp)
+static u32 alpha_raise(u32 alpha, u32 g)
 {
 	u32 a = (u32)(((u64)g * alpha) >> VROCE_DCQCN_ALPHA_SHIFT);
 
-	return cnp ? a + ((VROCE_DCQCN_ALPHA_ONE - g) << VROCE_DCQCN_KNOB_TO_A) :
-		     a;
+	return a + ((VROCE_DCQCN_ALPHA_ONE - g) << VROCE_DCQCN_KNOB_TO_A);
+}
+
+/*
+ * (g / 1024)^n in Q32 (2^32 is 1.0), g the knob: binary exponentiation,
+ * every product truncated to Q32, at most 32 rounds whatever n is.  Each
+ * factor is below 2^32 and the result at most 2^32, so no product
+ * overflows 64 bits.
+ */
+static u64 decay_q32(u32 g, u32 n)
+{
+	u64 result = 1ULL << 32;
+	u64 base = (u64)g << (32 - VROCE_DCQCN_ALPHA_SHIFT);
+
+	while (n && result) {
+		if (n & 1)
+			result = (result * base) >> 32;
+		base = (base * base) >> 32;
+		n >>= 1;
+	}
+	return result;
+}
+
+/* alpha after @n decays by g, no CNP: alpha * (g / 1024)^n, truncated. */
+static u32 alpha_decay(u32 alpha, u32 g, u32 n)
+{
+	return (u32)(((u64)alpha * decay_q32(g, n)) >> 32);
 }
 
 static u32 dcqcn_g(const struct vroce_dcqcn_cfg *cfg)
@@ -386,8 +412,8 @@ enum vroce_dcqcn_reason vroce_dcqcn_on_cnp(const struct vroce_dcqcn_cfg *cfg,
 	if (cfg->flavour == VROCE_DCQCN_PAPER) {
 		s->rt = min(s->rc, max);
 		s->rc = cut_rate(cfg, s->rt, s->alpha);
-		s->alpha = alpha_step(min(s->alpha, VROCE_DCQCN_A_ONE),
-				      dcqcn_g(cfg), true);
+		s->alpha = alpha_raise(min(s->alpha, VROCE_DCQCN_A_ONE),
+				       dcqcn_g(cfg));
 		restart_increase(s, now_us);
 		return VROCE_DCQCN_CNP_CUT;
 	}
@@ -530,9 +556,12 @@ enum vroce_dcqcn_reason vroce_dcqcn_on_bytes(const struct vroce_dcqcn_cfg *cfg,
  * came since the last update, else decays it, alpha = g * alpha; the
  * others decay it.  Nothing happens while the flow is not limited (its
  * first CNP sets alpha).  Paper: every period decays alpha, limited or
- * not; the caller restarts this timer at each CNP.  At most about
- * 8200 iterations (g = 1023/1024: ~7100 to fall from 1.0 to 2^-10, then
- * 1024 that each lower alpha by 1).
+ * not; the caller restarts this timer at each CNP.  The decays of all
+ * the periods are one multiplication by (g / 1024)^periods, computed in
+ * Q32 by squaring (at most 32 rounds): the cost of an event does not grow
+ * with the time since the last one.  One period gives exactly
+ * g * alpha >> 10; several lose less to truncation than as many single
+ * steps would.
  *
  * Return: VROCE_DCQCN_ALPHA_UP, VROCE_DCQCN_ALPHA_DOWN, or
  * VROCE_DCQCN_NONE if alpha did not change.
@@ -552,14 +581,13 @@ enum vroce_dcqcn_reason vroce_dcqcn_on_alpha_timer(const struct vroce_dcqcn_cfg 
 			return VROCE_DCQCN_NONE;
 		if (s->cnp_in_period) {
 			s->cnp_in_period = false;
-			s->alpha = alpha_step(min(s->alpha, VROCE_DCQCN_A_ONE),
-					      g, true);
+			s->alpha = alpha_raise(min(s->alpha, VROCE_DCQCN_A_ONE),
+					       g);
 			why = VROCE_DCQCN_ALPHA_UP;
 			periods--;
 		}
 	}
-	while (periods-- && s->alpha)
-		s->alpha = alpha_step(s->alpha, g, false);
+	s->alpha = alpha_decay(s->alpha, g, periods);
 	if (why == VROCE_DCQCN_NONE && s->alpha != old)
 		why = VROCE_DCQCN_ALPHA_DOWN;
 	return why;

@@ -53,6 +53,22 @@ struct kunit_suite {
 	if (!((a) > (b))) \
 		HOST_FAIL(t, #a " > " #b, a, b); \
 } while (0)
+#define KUNIT_EXPECT_LE(t, a, b) do { \
+	if (!((a) <= (b))) \
+		HOST_FAIL(t, #a " <= " #b, a, b); \
+} while (0)
+#define KUNIT_EXPECT_GE_MSG(t, a, b, fmt, ...) do { \
+	if (!((a) >= (b))) { \
+		HOST_FAIL(t, #a " >= " #b, a, b); \
+		fprintf(stderr, "  " fmt "\n", ##__VA_ARGS__); \
+	} \
+} while (0)
+#define KUNIT_EXPECT_LE_MSG(t, a, b, fmt, ...) do { \
+	if (!((a) <= (b))) { \
+		HOST_FAIL(t, #a " <= " #b, a, b); \
+		fprintf(stderr, "  " fmt "\n", ##__VA_ARGS__); \
+	} \
+} while (0)
 #define KUNIT_EXPECT_FALSE(t, a)	KUNIT_EXPECT_EQ(t, !!(a), 0)
 #define KUNIT_EXPECT_TRUE(t, a)		KUNIT_EXPECT_EQ(t, !!(a), 1)
 #define KUNIT_EXPECT_EQ_MSG(t, a, b, fmt, ...) do { \
