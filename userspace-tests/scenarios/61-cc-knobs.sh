@@ -36,6 +36,13 @@ np_min_time_between_cnps 0 4095 4
 np_cnp_dscp 0 63 48
 np_cnp_prio_mode 0 1 0
 np_cnp_prio 0 7 6
+timely_t_low_us 1 50000 5000
+timely_t_high_us 5000 4294967295 50000
+timely_min_rtt_us 1 4294967295 2000
+timely_add_mbps 1 1600000 10
+timely_beta 0 1024 819
+timely_ewma 1 1024 20
+timely_hai_n 1 4294967295 5
 "
 
 # Files are read with $(<FILE), not cat: some 500 reads, each a fork and
@@ -126,7 +133,7 @@ vt_expect_eq "cc/flavour default" "$(<"$CC/flavour")" nvidia
 vt_expect_eq "cc/line_rate default" "$(<"$CC/line_rate")" "$speed"
 vt_expect_eq "cc/cnp_delay_us default" "$(<"$CC/cnp_delay_us")" 0
 vt_expect_eq "cc/algo default" "$(<"$CC/algo")" dcqcn
-vt_expect_eq "cc/algos" "$(<"$CC/algos")" "dcqcn none"
+vt_expect_eq "cc/algos" "$(<"$CC/algos")" "dcqcn none timely"
 vt_expect_eq "roce_np default" "$(prios np)" 00000000
 vt_expect_eq "roce_rp default" "$(prios rp)" 00000000
 

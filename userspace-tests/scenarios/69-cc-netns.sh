@@ -56,6 +56,13 @@ np_min_time_between_cnps 0 4095
 np_cnp_dscp 0 63
 np_cnp_prio_mode 0 1
 np_cnp_prio 0 7
+timely_t_low_us 1 50000
+timely_t_high_us 5000 4294967295
+timely_min_rtt_us 1 4294967295
+timely_add_mbps 1 1600000
+timely_beta 0 1024
+timely_ewma 1 1024
+timely_hai_n 1 4294967295
 "
 
 # INNER DEV NETDEV NS: run inside namespace NS; prints "ok N" (N checks)

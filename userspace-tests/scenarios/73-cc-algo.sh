@@ -11,7 +11,7 @@
 # Two namespaces on a veth pair, congestion control on, vroceA's line rate
 # 10 Gb/s; one cc_qp pair, client on vroceA; CNPs made by
 # tools/cnp_forge.py in vtB, so each one is counted.
-#   1. cc/algos lists "dcqcn none", cc/algo is dcqcn.
+#   1. cc/algos lists "dcqcn none timely", cc/algo is dcqcn.
 #   2. The example loaded with a 100 s period (no increase while we look):
 #      cc/algos adds it; vroceA chooses it, and rmmod is refused (the
 #      device names it).  3 CNPs: the QP's flow runs the example
@@ -20,7 +20,7 @@
 #      moves.
 #   3. vroceA back to dcqcn: rmmod still refused (the flow holds the
 #      example until its next event); one CNP starts the flow over with
-#      dcqcn; now rmmod succeeds and cc/algos is "dcqcn none" again.
+#      dcqcn; now rmmod succeeds and cc/algos is "dcqcn none timely" again.
 #   4. Per priority: cc/algo "dcqcn,none,dcqcn,..." and a second pair at
 #      traffic class 32 (DSCP 8, priority 1): CNPs to it start "none",
 #      the first QP stays with dcqcn.  Then "none" for all: a CNP is
@@ -48,7 +48,7 @@ LINE=1048576	# VROCE_CC_RATE_LINE
 
 vt_cc_pair
 vt_cc_set vroceA line_rate "$LINE_MBPS"
-vt_expect_eq "cc/algos" "$(vt_cc_get vroceA algos)" "dcqcn none"
+vt_expect_eq "cc/algos" "$(vt_cc_get vroceA algos)" "dcqcn none timely"
 vt_expect_eq "cc/algo" "$(vt_cc_get vroceA algo)" dcqcn
 
 vt_ccqp_start cc 19931
@@ -71,7 +71,7 @@ cnps() {
 
 # 2. the example, chosen
 insmod "$KO" period_us=100000000 || vt_fail "insmod $KO"
-vt_expect_eq "cc/algos with the example" "$(vt_cc_get vroceA algos)" "dcqcn none example"
+vt_expect_eq "cc/algos with the example" "$(vt_cc_get vroceA algos)" "dcqcn none timely example"
 vt_cc_set vroceA algo example
 rmmod vroce_cc_example 2>/dev/null && vt_fail "rmmod succeeded while vroceA names the example"
 cnps 3
@@ -87,7 +87,7 @@ rmmod vroce_cc_example 2>/dev/null && vt_fail "rmmod succeeded while a flow runs
 cnps 1
 vt_expect_eq "flow's algorithm after the switch" "$(attr cc_algo)" dcqcn
 rmmod vroce_cc_example || vt_fail "rmmod refused with no user left"
-vt_expect_eq "cc/algos after rmmod" "$(vt_cc_get vroceA algos)" "dcqcn none"
+vt_expect_eq "cc/algos after rmmod" "$(vt_cc_get vroceA algos)" "dcqcn none timely"
 
 # 4. per priority, then none for all
 vt_ccqp_start p1 19932 -T 32

@@ -96,6 +96,7 @@ void vroce_cc_algo_module_init(void)
 {
 	WARN_ON(vroce_cc_algo_register(&vroce_cc_dcqcn_algo));
 	WARN_ON(vroce_cc_algo_register(&vroce_cc_none_algo));
+	WARN_ON(vroce_cc_algo_register(&vroce_cc_timely_algo));
 }
 
 /**
@@ -103,6 +104,7 @@ void vroce_cc_algo_module_init(void)
  */
 void vroce_cc_algo_module_exit(void)
 {
+	vroce_cc_algo_unregister(&vroce_cc_timely_algo);
 	vroce_cc_algo_unregister(&vroce_cc_none_algo);
 	vroce_cc_algo_unregister(&vroce_cc_dcqcn_algo);
 }

@@ -18,6 +18,7 @@
 #include <linux/types.h>
 
 #include "cc/dcqcn.h"
+#include "cc/timely.h"
 #include "cc/vroce_cc.h"
 #include "pkt.h"
 
@@ -48,6 +49,7 @@ struct vroce_qp;
  * @np_enable: bit per priority: CE-marked packets make CNPs
  * @rp_enable: bit per priority: CNPs cut the rate; data packets ECT(0)
  * @cnp_delay_us: vroce's own: CNPs leave this long after the CE mark
+ * @timely: TIMELY's knobs (cc/timely_*), always valid
  * @algo: per priority, the algorithm new flows start with (cc/algo); the
  *	device holds a reference on each one's module
  * @algo_start: every @algo's start_events; READ_ONCE() in the data path
@@ -65,6 +67,7 @@ struct vroce_cc_dev {
 	u8 np_enable;
 	u8 rp_enable;
 	u32 cnp_delay_us;
+	struct vroce_timely_params timely;
 	const struct vroce_cc_algo *algo[VROCE_CC_NR_PRIOS];
 	u32 algo_start;
 	u32 algo_gen[VROCE_CC_NR_PRIOS];
@@ -159,9 +162,12 @@ enum hrtimer_restart vroce_cc_np_fire(struct hrtimer *t);
 /* reaction point (cc/rp.c) */
 void vroce_cc_cnp_rcv(struct vroce_pkt *pkt);
 
-/* algorithms (cc/algo.c), DCQCN and none (cc/dcqcn_algo.c) */
+/* algorithms (cc/algo.c), DCQCN and none (cc/dcqcn_algo.c), TIMELY */
 extern struct vroce_cc_algo vroce_cc_dcqcn_algo;
 extern struct vroce_cc_algo vroce_cc_none_algo;
+extern struct vroce_cc_algo vroce_cc_timely_algo;
+void vroce_cc_timely_params(struct vroce_dev *vdev,
+			    struct vroce_timely_params *p);
 void vroce_cc_algo_module_init(void);
 void vroce_cc_algo_module_exit(void);
 void vroce_cc_algo_dev_init(struct vroce_dev *vdev);

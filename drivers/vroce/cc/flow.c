@@ -183,8 +183,12 @@ enum hrtimer_restart vroce_cc_algo_fire(struct hrtimer *t)
 	u64 at;
 
 	spin_lock_bh(&cc->lock);
-	/* an event restarted the timer meanwhile: that start stands */
-	if (hrtimer_is_queued(t))
+	/*
+	 * An event restarted the timer meanwhile: that start stands.  No
+	 * timer asked for (out.timer_ns 0): the flow that armed it ended, or
+	 * its algorithm asked for none since; a new flow must not get it.
+	 */
+	if (hrtimer_is_queued(t) || !cc->out.timer_ns)
 		goto unlock;
 	ev.timer.due_ns = ktime_to_ns(hrtimer_get_expires(t));
 	cc->out.timer_ns = 0;

@@ -17,6 +17,7 @@
  *                          priority 0 first (cc/algo.c)
  *   algos                  read-only: the algorithms there are
  *   <knob>                 one per vroce_dcqcn_knobs[] entry, mlx5's names
+ *   timely_*               TIMELY's knobs (cc/timely.h)
  *
  * ib_core gives the device's compat devices (one per network namespace in
  * its shared netns mode) the same groups, so cc/ is there in every
@@ -247,8 +248,66 @@ static struct vroce_cc_attr vroce_cc_files[VROCE_CC_NR_FILES] = {
 /* Filled from vroce_dcqcn_knobs[] at module load. */
 static struct vroce_cc_attr vroce_cc_knobs[VROCE_DCQCN_NR_KNOBS];
 
+/* TIMELY's knobs (cc/timely.h): each a u32 at an offset. */
+static const struct {
+	const char *name;
+	size_t offset;
+} vroce_cc_timely_knobs[] = {
+	{ "timely_t_low_us", offsetof(struct vroce_timely_params, t_low_us) },
+	{ "timely_t_high_us", offsetof(struct vroce_timely_params, t_high_us) },
+	{ "timely_min_rtt_us",
+	  offsetof(struct vroce_timely_params, min_rtt_us) },
+	{ "timely_add_mbps", offsetof(struct vroce_timely_params, add_mbps) },
+	{ "timely_beta", offsetof(struct vroce_timely_params, beta) },
+	{ "timely_ewma", offsetof(struct vroce_timely_params, ewma) },
+	{ "timely_hai_n", offsetof(struct vroce_timely_params, hai_n) },
+};
+
+#define VROCE_CC_NR_TIMELY	ARRAY_SIZE(vroce_cc_timely_knobs)
+
+static struct vroce_cc_attr vroce_cc_timely_attrs[VROCE_CC_NR_TIMELY];
+
+static u32 *vroce_cc_timely_ptr(struct vroce_timely_params *p,
+				unsigned int id)
+{
+	return (u32 *)((u8 *)p + vroce_cc_timely_knobs[id].offset);
+}
+
+static ssize_t vroce_cc_timely_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	struct vroce_timely_params p;
+
+	vroce_cc_timely_params(vroce_cc_vdev(dev), &p);
+	return sysfs_emit(buf, "%u\n", *vroce_cc_timely_ptr(&p,
+							 vroce_cc_id(attr)));
+}
+
+/* Any value the knobs' relations allow (vroce_timely_params_validate()). */
+static ssize_t vroce_cc_timely_store(struct device *dev,
+				     struct device_attribute *attr,
+				     const char *buf, size_t count)
+{
+	struct vroce_cc_dev *cc = &vroce_cc_vdev(dev)->cc;
+	struct vroce_timely_params p;
+	int err;
+	u32 val;
+
+	if (kstrtou32(buf, 0, &val))
+		return -EINVAL;
+	spin_lock_bh(&cc->lock);
+	p = cc->timely;
+	*vroce_cc_timely_ptr(&p, vroce_cc_id(attr)) = val;
+	err = vroce_timely_params_validate(&p);
+	if (!err)
+		cc->timely = p;
+	spin_unlock_bh(&cc->lock);
+	return err ? -EINVAL : count;
+}
+
 static struct attribute *vroce_cc_attrs[VROCE_CC_NR_FILES +
-					VROCE_DCQCN_NR_KNOBS + 1];
+					VROCE_DCQCN_NR_KNOBS +
+					VROCE_CC_NR_TIMELY + 1];
 
 /*
  * ib_core keeps a pointer to the group (device->groups[1]) and creates
@@ -341,6 +400,17 @@ void vroce_cc_sysfs_module_init(void)
 		a->attr.attr.mode = 0644;
 		a->attr.show = vroce_cc_knob_show;
 		a->attr.store = vroce_cc_knob_store;
+		a->id = i;
+		vroce_cc_attrs[n++] = &a->attr.attr;
+	}
+	for (i = 0; i < VROCE_CC_NR_TIMELY; i++) {
+		struct vroce_cc_attr *a = &vroce_cc_timely_attrs[i];
+
+		sysfs_attr_init(&a->attr.attr);
+		a->attr.attr.name = vroce_cc_timely_knobs[i].name;
+		a->attr.attr.mode = 0644;
+		a->attr.show = vroce_cc_timely_show;
+		a->attr.store = vroce_cc_timely_store;
 		a->id = i;
 		vroce_cc_attrs[n++] = &a->attr.attr;
 	}
