@@ -219,6 +219,16 @@ static bool vroce_cc_flow_wants(const struct vroce_qp *qp,
 	return (mask & BIT(type)) && vroce_cc_qp_rp_on(qp);
 }
 
+/* Deliver @ev if @qp's flow may take it; stamped now unless it has a time. */
+static void vroce_cc_offer(struct vroce_qp *qp, struct vroce_cc_event *ev)
+{
+	if (!vroce_cc_flow_wants(qp, ev->type))
+		return;
+	if (!ev->now_ns)
+		ev->now_ns = ktime_get_ns();
+	vroce_cc_flow_event(qp, ev);
+}
+
 /**
  * vroce_cc_ack() - a response that acknowledges arrived for @qp
  * @qp: an RC QP (run_lock held: the completer)
@@ -232,10 +242,7 @@ void vroce_cc_ack(struct vroce_qp *qp, u32 psn)
 		.ack.psn = psn,
 	};
 
-	if (!vroce_cc_flow_wants(qp, ev.type))
-		return;
-	ev.now_ns = ktime_get_ns();
-	vroce_cc_flow_event(qp, &ev);
+	vroce_cc_offer(qp, &ev);
 }
 
 /**
@@ -252,10 +259,7 @@ void vroce_cc_nack(struct vroce_qp *qp, enum vroce_cc_nack_kind kind, u32 psn)
 		.nack = { .kind = kind, .psn = psn },
 	};
 
-	if (!vroce_cc_flow_wants(qp, ev.type))
-		return;
-	ev.now_ns = ktime_get_ns();
-	vroce_cc_flow_event(qp, &ev);
+	vroce_cc_offer(qp, &ev);
 }
 
 /**
@@ -277,8 +281,7 @@ void vroce_cc_rtt(struct vroce_qp *qp, u32 psn, u64 sent_ns, u64 received_ns)
 	};
 
 	trace_vroce_cc_rtt(qp->ibqp.qp_num, psn, received_ns - sent_ns);
-	if (vroce_cc_flow_wants(qp, ev.type))
-		vroce_cc_flow_event(qp, &ev);
+	vroce_cc_offer(qp, &ev);
 }
 
 /**

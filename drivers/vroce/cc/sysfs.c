@@ -380,6 +380,26 @@ static const struct attribute_group vroce_cc_prio_group = {
 	.attrs = vroce_cc_prio_attrs,
 };
 
+/* Fill @a as a 0644 knob file @name with knob number @id; its attribute. */
+static struct attribute *vroce_cc_knob_attr(struct vroce_cc_attr *a,
+					    const char *name,
+					    ssize_t (*show)(struct device *,
+							    struct device_attribute *,
+							    char *),
+					    ssize_t (*store)(struct device *,
+							     struct device_attribute *,
+							     const char *, size_t),
+					    unsigned int id)
+{
+	sysfs_attr_init(&a->attr.attr);
+	a->attr.attr.name = name;
+	a->attr.attr.mode = 0644;
+	a->attr.show = show;
+	a->attr.store = store;
+	a->id = id;
+	return &a->attr.attr;
+}
+
 /**
  * vroce_cc_sysfs_module_init() - cc/'s attribute array, once at load
  *
@@ -392,28 +412,17 @@ void vroce_cc_sysfs_module_init(void)
 
 	for (i = 0; i < VROCE_CC_NR_FILES; i++)
 		vroce_cc_attrs[n++] = &vroce_cc_files[i].attr.attr;
-	for (i = 0; i < VROCE_DCQCN_NR_KNOBS; i++) {
-		struct vroce_cc_attr *a = &vroce_cc_knobs[i];
-
-		sysfs_attr_init(&a->attr.attr);
-		a->attr.attr.name = vroce_dcqcn_knobs[i].name;
-		a->attr.attr.mode = 0644;
-		a->attr.show = vroce_cc_knob_show;
-		a->attr.store = vroce_cc_knob_store;
-		a->id = i;
-		vroce_cc_attrs[n++] = &a->attr.attr;
-	}
-	for (i = 0; i < VROCE_CC_NR_TIMELY; i++) {
-		struct vroce_cc_attr *a = &vroce_cc_timely_attrs[i];
-
-		sysfs_attr_init(&a->attr.attr);
-		a->attr.attr.name = vroce_cc_timely_knobs[i].name;
-		a->attr.attr.mode = 0644;
-		a->attr.show = vroce_cc_timely_show;
-		a->attr.store = vroce_cc_timely_store;
-		a->id = i;
-		vroce_cc_attrs[n++] = &a->attr.attr;
-	}
+	for (i = 0; i < VROCE_DCQCN_NR_KNOBS; i++)
+		vroce_cc_attrs[n++] = vroce_cc_knob_attr(&vroce_cc_knobs[i],
+							 vroce_dcqcn_knobs[i].name,
+							 vroce_cc_knob_show,
+							 vroce_cc_knob_store, i);
+	for (i = 0; i < VROCE_CC_NR_TIMELY; i++)
+		vroce_cc_attrs[n++] =
+			vroce_cc_knob_attr(&vroce_cc_timely_attrs[i],
+					   vroce_cc_timely_knobs[i].name,
+					   vroce_cc_timely_show,
+					   vroce_cc_timely_store, i);
 	vroce_cc_attrs[n] = NULL;
 }
 

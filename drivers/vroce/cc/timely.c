@@ -21,6 +21,7 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 
+#include "dcqcn.h"
 #include "timely.h"
 
 /* The rate never goes below this (kb/s): the paper names no floor. */
@@ -55,7 +56,7 @@ void vroce_timely_params_default(struct vroce_timely_params *p)
 int vroce_timely_params_validate(const struct vroce_timely_params *p)
 {
 	if (!p->t_low_us || p->t_low_us > p->t_high_us || !p->min_rtt_us ||
-	    !p->add_mbps || p->add_mbps > 1600000 ||
+	    !p->add_mbps || p->add_mbps > VROCE_DCQCN_RATE_MAX_MBPS ||
 	    p->beta > VROCE_TIMELY_ONE || !p->ewma ||
 	    p->ewma > VROCE_TIMELY_ONE || !p->hai_n)
 		return -EINVAL;
@@ -91,7 +92,7 @@ enum vroce_timely_step vroce_timely_on_rtt(const struct vroce_timely_params *p,
 					   struct vroce_timely_state *s,
 					   u32 rtt_us, u32 line_kbps)
 {
-	u64 add = (u64)p->add_mbps * 1000, cut;
+	u64 add = (u64)p->add_mbps * VROCE_DCQCN_KBPS_PER_MBPS, cut;
 	s64 diff, grad;
 
 	if (!s->prev_rtt_us) {
