@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Runs the vroce_dcqcn KUnit suite (drivers/vroce/tests/dcqcn_test.c) on
- * the host, over shim/kunit/test.h, so that its logic is exercised before
- * a KUnit kernel boots it.  Prints one line per case (each parameter of a
- * parameterised case) and a summary; exits 1 on any failure.
+ * Runs one KUnit suite of the congestion-control arithmetic on the host,
+ * over shim/kunit/test.h, so that its logic is exercised before a KUnit
+ * kernel boots it: HOST_CODE names the code under test (cc/dcqcn.c,
+ * cc/timely.c), HOST_SUITE its suite (tests/dcqcn_test.c, ...), both
+ * relative to drivers/vroce/.  Prints one line per case (each parameter of
+ * a parameterised case) and a summary; exits 1 on any failure.
  */
 #include <stdio.h>
 
-#include "../../drivers/vroce/cc/dcqcn.c"
-#include "../../drivers/vroce/tests/dcqcn_test.c"
+#define HOST_STR(x)	#x
+#define HOST_PATH(x)	HOST_STR(../../drivers/vroce/x)
+
+#include HOST_PATH(HOST_CODE)
+#include HOST_PATH(HOST_SUITE)
 
 int main(void)
 {

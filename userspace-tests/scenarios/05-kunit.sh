@@ -4,15 +4,15 @@
 # KUnit suites of the driver's pure logic (drivers/vroce/tests/: PSN
 # arithmetic, header accessors, the opcode table, encode/decode round trips,
 # the ICRC against captured packets, ring index arithmetic with hostile user
-# indices, the QP state transition table, the DCQCN step functions, the
-# bounded wait for released references, the RTT/RTO estimator).  Loading
-# vroce_test.ko runs them; the KTAP results are read from debugfs
-# (kunit/<suite>/results), or from the kernel log where KUnit has no
-# debugfs, and copied to the job directory (05-kunit.ktap).  Fails on any
-# "not ok"; a KASAN, UBSAN or lockdep report fails it through the runner's
-# kernel-log check.  Needs a kernel with CONFIG_KUNIT (ci/debug-kernel.sh,
-# run-tests.sh --kernels debug): skipped on the Debian kernels, which have
-# none.
+# indices, the QP state transition table, the DCQCN and TIMELY step
+# functions, the bounded wait for released references, the RTT/RTO
+# estimator).  Loading vroce_test.ko runs them; the KTAP results are read
+# from debugfs (kunit/<suite>/results), or from the kernel log where KUnit
+# has no debugfs, and copied to the job directory (05-kunit.ktap).  Fails
+# on any "not ok"; a KASAN, UBSAN or lockdep report fails it through the
+# runner's kernel-log check.  Needs a kernel with CONFIG_KUNIT
+# (ci/debug-kernel.sh, run-tests.sh --kernels debug): skipped on the Debian
+# kernels, which have none.
 # timeout: 300
 # debug: yes
 set -euo pipefail
@@ -54,7 +54,7 @@ rmmod vroce_test || vt_fail "rmmod vroce_test"
 # Every suite in drivers/vroce/tests/ (grep -h '\.name = "vroce_' there):
 # one that stops running fails here.
 for s in vroce_hdr vroce_opcode vroce_icrc vroce_queue vroce_qp_state vroce_dcqcn \
-	vroce_release vroce_rtt vroce_tbf vroce_pfc; do
+	vroce_release vroce_rtt vroce_tbf vroce_pfc vroce_timely; do
 	grep -qE "^ *ok [0-9]+ $s\$" "$ktap" ||
 		vt_fail "suite $s did not pass: $(grep -E "^ *(not )?ok [0-9]+ $s" "$ktap" || echo missing)"
 done

@@ -9,6 +9,7 @@
 #include <linux/module.h>
 
 #include "../cc/dcqcn.c"
+#include "../cc/timely.c"
 #include "../icrc.c"
 #include "../opcode.c"
 #include "../pfc.c"

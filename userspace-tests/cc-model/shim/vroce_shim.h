@@ -13,7 +13,9 @@
 
 typedef uint8_t u8;
 typedef uint32_t u32;
+typedef int32_t s32;
 typedef uint64_t u64;
+typedef int64_t s64;
 
 #ifndef EINVAL
 #define EINVAL		22
@@ -29,6 +31,7 @@ typedef uint64_t u64;
 			   _a > _b ? _a : _b; })
 #define min_t(t, a, b)	({ t _a = (a); t _b = (b); _a < _b ? _a : _b; })
 #define clamp(v, lo, hi)	min(max(v, lo), hi)
+#define clamp_t(t, v, lo, hi)	min_t(t, max((t)(v), (t)(lo)), hi)
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -45,6 +48,12 @@ static inline long strscpy(char *dst, const char *src, size_t n)
 }
 
 static inline u64 div_u64(u64 n, u32 d)
+{
+	return n / d;
+}
+
+/* Truncates toward zero, as the kernel's does. */
+static inline s64 div_s64(s64 n, s32 d)
 {
 	return n / d;
 }
