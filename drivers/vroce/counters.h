@@ -38,6 +38,8 @@ enum vroce_counter {
 	VROCE_CNT_NP_CNP_SENT,		/* CNPs sent */
 	VROCE_CNT_RP_CNP_HANDLED,	/* CNPs that reached a QP's DCQCN */
 	VROCE_CNT_RP_CNP_IGNORED,	/* CNPs for no QP, or one without CC */
+	VROCE_CNT_RP_RATE_ADVICE_HANDLED, /* rate advice that capped a QP */
+	VROCE_CNT_RP_RATE_ADVICE_IGNORED, /* malformed, forged or for no QP */
 	/* PFC (pfc_port.c), eight each, priority 0 first */
 	VROCE_CNT_RX_PRIO0_PAUSE,	/* frames that paused or resumed it */
 	VROCE_CNT_RX_PRIO0_PAUSE_DURATION = VROCE_CNT_RX_PRIO0_PAUSE + 8,

@@ -56,6 +56,36 @@ void vroce_qp_put(struct vroce_qp *qp)
 }
 
 /**
+ * vroce_qp_for_each() - call @fn for every QP of @vdev
+ * @vdev: the device
+ * @fn: called with a reference on the QP held, under RCU: must not sleep
+ * @arg: passed to @fn
+ *
+ * Callable from any context.  QPs created or destroyed meanwhile may be
+ * seen or not.
+ *
+ * Return: how many calls of @fn returned true.
+ */
+unsigned int vroce_qp_for_each(struct vroce_dev *vdev,
+			       bool (*fn)(struct vroce_qp *qp, void *arg),
+			       void *arg)
+{
+	struct vroce_qpn *entry;
+	unsigned int n = 0;
+	unsigned long idx;
+
+	rcu_read_lock();
+	xa_for_each(&vdev->qps, idx, entry) {
+		if (!refcount_inc_not_zero(&entry->ref))
+			continue;
+		n += fn(entry->qp, arg);
+		vroce_qp_put(entry->qp);
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+/**
  * vroce_qp_event() - raise an affiliated asynchronous event
  * @qp: the QP
  * @type: the event

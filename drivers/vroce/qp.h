@@ -229,6 +229,9 @@ static inline struct rxe_send_wqe *vroce_sq_wqe(struct vroce_sq_slot *slot)
  */
 struct vroce_qp *vroce_qp_get(struct vroce_dev *vdev, u32 qpn);
 void vroce_qp_put(struct vroce_qp *qp);
+unsigned int vroce_qp_for_each(struct vroce_dev *vdev,
+			       bool (*fn)(struct vroce_qp *qp, void *arg),
+			       void *arg);
 
 /**
  * vroce_qp_error() - move a QP to ERR from the data path and flush it

@@ -43,6 +43,7 @@ timely_add_mbps 1 1600000 10
 timely_beta 0 1024 819
 timely_ewma 1 1024 20
 timely_hai_n 1 4294967295 5
+rate_advice 0 1 0
 "
 
 # Files are read with $(<FILE), not cat: some 500 reads, each a fork and

@@ -54,10 +54,12 @@ def icrc(pkt):
 
 
 def build(src, dst, qpn, opcode=0x81, truncate=None, bad_icrc=False,
-          ecn=0, dscp=48, sport=0xc123, ip_id=1):
+          ecn=0, dscp=48, sport=0xc123, ip_id=1, reserved=b"\0" * 16,
+          becn=True):
+    """reserved: the 16 bytes after the BTH (rate_advice.py fills them)."""
     bth = struct.pack("!BBHII", opcode, 0, 0xffff,
-                      (0x40 << 24) | (qpn & 0xffffff), 0)
-    payload = bth + b"\0" * 16
+                      ((0x40 if becn else 0) << 24) | (qpn & 0xffffff), 0)
+    payload = bth + reserved
     if truncate is not None:
         payload = payload[:truncate]
     total = 20 + 8 + len(payload) + 4

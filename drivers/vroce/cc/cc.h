@@ -50,6 +50,7 @@ struct vroce_qp;
  * @rp_enable: bit per priority: CNPs cut the rate; data packets ECT(0)
  * @cnp_delay_us: vroce's own: CNPs leave this long after the CE mark
  * @timely: TIMELY's knobs (cc/timely_*), always valid
+ * @rate_advice: rate advice is honoured (cc/advice.c); READ_ONCE()
  * @algo: per priority, the algorithm new flows start with (cc/algo); the
  *	device holds a reference on each one's module
  * @algo_start: every @algo's start_events; READ_ONCE() in the data path
@@ -68,6 +69,7 @@ struct vroce_cc_dev {
 	u8 rp_enable;
 	u32 cnp_delay_us;
 	struct vroce_timely_params timely;
+	u8 rate_advice;
 	const struct vroce_cc_algo *algo[VROCE_CC_NR_PRIOS];
 	u32 algo_start;
 	u32 algo_gen[VROCE_CC_NR_PRIOS];
@@ -89,6 +91,9 @@ struct vroce_cc_dev {
  * @priv: the algorithm's per-flow area
  * @pace_kbps: rate packets leave at, 0 for no pacing; READ_ONCE() in
  *	the data path's fast check
+ * @advice_kbps: rate advice's cap (cc/advice.c), 0 for none; READ_ONCE()
+ *	in the data path's fast check
+ * @advice_until_ns: when the cap expires (ktime_get_ns())
  * @next_tx_ns: pacer: when the next packet may leave
  * @resp_waiting: pacer: the responder's READ job waits for it
  * @pace_timer: runs the QP (and the waiting READ job) when the pacer lets
@@ -112,6 +117,8 @@ struct vroce_cc_qp {
 	struct vroce_cc_out out;
 	u64 priv[VROCE_CC_PRIV_SIZE / sizeof(u64)];
 	u32 pace_kbps;
+	u32 advice_kbps;
+	u64 advice_until_ns;
 	u64 next_tx_ns;
 	bool resp_waiting;
 	struct hrtimer pace_timer;
@@ -161,6 +168,26 @@ enum hrtimer_restart vroce_cc_np_fire(struct hrtimer *t);
 
 /* reaction point (cc/rp.c) */
 void vroce_cc_cnp_rcv(struct vroce_pkt *pkt);
+
+/**
+ * struct vroce_cc_advice - rate advice that passed the format's checks
+ * @all: for every QP whose peer sent it, not only the one it names
+ * @kbps: the cap
+ * @until_ns: when it expires (ktime_get_ns())
+ */
+struct vroce_cc_advice {
+	bool all;
+	u32 kbps;
+	u64 until_ns;
+};
+
+/* rate advice (cc/advice.c) */
+int vroce_cc_advice_parse(const struct vroce_pkt *pkt,
+			  struct vroce_cc_advice *adv);
+void vroce_cc_advice_apply(struct vroce_qp *qp,
+			   const struct vroce_cc_advice *adv);
+u32 vroce_cc_advice_kbps(struct vroce_cc_qp *cc, u64 now);
+void vroce_cc_advice_clear(struct vroce_cc_qp *cc);
 
 /* algorithms (cc/algo.c), DCQCN and none (cc/dcqcn_algo.c), TIMELY */
 extern struct vroce_cc_algo vroce_cc_dcqcn_algo;

@@ -44,6 +44,7 @@ void vroce_cc_dev_init(struct vroce_dev *vdev)
 	cc->rp_enable = 0;
 	cc->cnp_delay_us = 0;
 	vroce_timely_params_default(&cc->timely);
+	cc->rate_advice = 0;
 	cc->ecn_gone = false;
 	vroce_cc_algo_dev_init(vdev);
 }

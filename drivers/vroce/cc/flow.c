@@ -289,9 +289,10 @@ void vroce_cc_rtt(struct vroce_qp *qp, u32 psn, u64 sent_ns, u64 received_ns)
  * @cc: the QP's state
  * @msg: the netlink message, inside the driver attributes' table
  *
- * cc_rp_active; while the flow runs, its algorithm (cc_algo), the rate
- * the pacer holds it to (cc_pace_kbps, 0 for not limited) and what the
- * algorithm's fill_res adds.
+ * cc_rp_active, rate advice's cap (cc_advice_kbps, 0 for none); while
+ * the flow runs, its algorithm (cc_algo), the rate the pacer holds it to
+ * (cc_pace_kbps, 0 for not limited) and what the algorithm's fill_res
+ * adds.
  *
  * Return: 0 or -EMSGSIZE.
  */
@@ -300,7 +301,9 @@ int vroce_cc_flow_fill_res(struct vroce_cc_qp *cc, struct sk_buff *msg)
 	int err = 0;
 
 	spin_lock_bh(&cc->lock);
-	if (rdma_nl_put_driver_u32(msg, "cc_rp_active", cc->rp_active))
+	if (rdma_nl_put_driver_u32(msg, "cc_rp_active", cc->rp_active) ||
+	    rdma_nl_put_driver_u32(msg, "cc_advice_kbps",
+				   vroce_cc_advice_kbps(cc, ktime_get_ns())))
 		err = -EMSGSIZE;
 	else if (cc->rp_active &&
 		 (rdma_nl_put_driver_string(msg, "cc_algo", cc->algo->name) ||

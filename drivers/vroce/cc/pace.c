@@ -57,7 +57,7 @@ bool vroce_cc_tx_admit(struct vroce_qp *qp, u32 bytes, bool resp)
 		   VROCE_DCQCN_KBPS_PER_MBPS;
 	bool ok = true, rp_on;
 	u64 now, burst;
-	u32 rate;
+	u32 rate, adv;
 
 	if (resp)
 		lockdep_assert_held(&qp->resp.lock);
@@ -73,6 +73,9 @@ bool vroce_cc_tx_admit(struct vroce_qp *qp, u32 bytes, bool resp)
 	rate = cc->pace_kbps;
 	if (rp_on && line && (!rate || line < rate))
 		rate = line;
+	adv = vroce_cc_advice_kbps(cc, now);
+	if (rp_on && adv && (!rate || adv < rate))
+		rate = adv;
 	if (!rate || cc->dead)
 		goto out;
 	if (cc->next_tx_ns > now) {

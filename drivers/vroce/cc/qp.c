@@ -27,6 +27,8 @@ void vroce_cc_qp_init(struct vroce_qp *qp)
 	cc->wants = 0;
 	cc->out = (struct vroce_cc_out){ .rate = VROCE_CC_RATE_LINE };
 	cc->pace_kbps = 0;
+	cc->advice_kbps = 0;
+	cc->advice_until_ns = 0;
 	cc->next_tx_ns = 0;
 	cc->last_cnp_ns = 0;
 	cc->np_pending = false;
@@ -54,6 +56,7 @@ void vroce_cc_qp_reset(struct vroce_qp *qp)
 	lockdep_assert_held(&qp->run_lock);
 	spin_lock_bh(&cc->lock);
 	vroce_cc_flow_end(cc);
+	vroce_cc_advice_clear(cc);
 	cc->next_tx_ns = 0;
 	cc->last_cnp_ns = 0;
 	cc->np_pending = false;
@@ -114,12 +117,13 @@ bool vroce_cc_qp_rp_on(const struct vroce_qp *qp)
  * vroce_cc_qp_paced() - must @qp's data packets pass the pacer?
  * @qp: an RC QP
  *
- * The data path's check, once per message: true while DCQCN limits the
- * QP or, for a reaction point, while the port has a line rate.
+ * The data path's check, once per message: true while its algorithm or
+ * rate advice limits the QP or, for a reaction point, while the port has
+ * a line rate.
  */
 bool vroce_cc_qp_paced(const struct vroce_qp *qp)
 {
-	return READ_ONCE(qp->cc.pace_kbps) ||
+	return READ_ONCE(qp->cc.pace_kbps) || READ_ONCE(qp->cc.advice_kbps) ||
 	       (READ_ONCE(qp->vdev->cc.line_rate_mbps) &&
 		vroce_cc_qp_rp_on(qp));
 }

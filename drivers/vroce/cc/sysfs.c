@@ -16,6 +16,7 @@
  *                          for every priority, or eight comma-separated,
  *                          priority 0 first (cc/algo.c)
  *   algos                  read-only: the algorithms there are
+ *   rate_advice            0/1: rate advice honoured (cc/advice.c)
  *   <knob>                 one per vroce_dcqcn_knobs[] entry, mlx5's names
  *   timely_*               TIMELY's knobs (cc/timely.h)
  *
@@ -80,6 +81,7 @@ enum vroce_cc_file {
 	VROCE_CC_F_RP_ENABLE,
 	VROCE_CC_F_ALGO,
 	VROCE_CC_F_ALGOS,
+	VROCE_CC_F_RATE_ADVICE,
 	VROCE_CC_NR_FILES,
 };
 
@@ -134,6 +136,8 @@ static ssize_t vroce_cc_file_show(struct device *dev,
 		return vroce_qos_show_prios(buf, READ_ONCE(cc->np_enable));
 	case VROCE_CC_F_RP_ENABLE:
 		return vroce_qos_show_prios(buf, READ_ONCE(cc->rp_enable));
+	case VROCE_CC_F_RATE_ADVICE:
+		return sysfs_emit(buf, "%u\n", READ_ONCE(cc->rate_advice));
 	default:
 		return sysfs_emit(buf, "%u\n", READ_ONCE(cc->cnp_delay_us));
 	}
@@ -185,6 +189,11 @@ static ssize_t vroce_cc_file_store(struct device *dev,
 		else
 			WRITE_ONCE(cc->rp_enable, mask);
 		spin_unlock_bh(&cc->lock);
+		return count;
+	case VROCE_CC_F_RATE_ADVICE:
+		if (vroce_cc_parse(buf, 1, &val))
+			return -EINVAL;
+		WRITE_ONCE(cc->rate_advice, val);
 		return count;
 	default:
 		if (vroce_cc_parse(buf, VROCE_CC_CNP_DELAY_MAX, &val))
@@ -243,6 +252,7 @@ static struct vroce_cc_attr vroce_cc_files[VROCE_CC_NR_FILES] = {
 	VROCE_CC_FILE(roce_rp_enable, 0644, VROCE_CC_F_RP_ENABLE),
 	VROCE_CC_FILE(algo, 0644, VROCE_CC_F_ALGO),
 	VROCE_CC_FILE(algos, 0444, VROCE_CC_F_ALGOS),
+	VROCE_CC_FILE(rate_advice, 0644, VROCE_CC_F_RATE_ADVICE),
 };
 
 /* Filled from vroce_dcqcn_knobs[] at module load. */
