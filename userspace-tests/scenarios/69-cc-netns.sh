@@ -36,6 +36,7 @@ export KNOBS="
 enable 0 1
 line_rate 0 1600000
 cnp_delay_us 0 1000000
+rate_advice 0 1
 rp_clamp_tgt_rate 0 1
 rp_clamp_tgt_rate_ati 0 1
 rp_time_reset 1 131071

@@ -14,9 +14,11 @@
 # and N the defaults.  Measured over the flows' last half:
 #   - the round trip TIMELY saw (every vroce_cc_rtt sample of the two
 #     flows): p99 within 2 x timely_t_high_us, its target;
-#   - utilisation >= 0.60 and Jain >= 0.90: the RTT is held by sending,
-#     not by starving (6.12: 0.72 and 0.79 in two runs, p99 12 and 22 ms;
-#     with the paper's EWMA 0.02, utilisation 0.91 but p99 49 ms);
+#   - utilisation >= 0.50 and Jain >= 0.90: the RTT is held by sending,
+#     not by starving (alone: 0.75-0.79, p99 17-29 ms on 6.1 and 6.12;
+#     beside make check's other guests, whose vCPU stalls TIMELY reads
+#     as queueing: 0.62-0.70, p99 17-25 ms; with the paper's EWMA 0.02,
+#     utilisation 0.91 but p99 49 ms);
 #   - 0 drops at the bottleneck, nothing sent again.
 # RED still marks (TIMELY does not read ECN; the receiver's CNPs reach the
 # senders and are not an event TIMELY takes).
@@ -69,7 +71,7 @@ res="$M_RES; RTT samples $n, p50 $p50 us, p99 $p99 us, max $pmax us"
 vt_log "$res"
 
 [ "$p99" -le $((2 * T_HIGH)) ] || vt_fail "p99 RTT $p99 us > 2 x timely_t_high_us ($res)"
-awk -v u="$M_UTIL" 'BEGIN { exit !(u >= 0.60) }' || vt_fail "utilisation $M_UTIL < 0.60 ($res)"
+awk -v u="$M_UTIL" 'BEGIN { exit !(u >= 0.50) }' || vt_fail "utilisation $M_UTIL < 0.50 ($res)"
 awk -v j="$M_JAIN" 'BEGIN { exit !(j >= 0.90) }' || vt_fail "Jain $M_JAIN < 0.90 ($res)"
 [ "$M_DROPS" = 0 ] || vt_fail "$M_DROPS drops at the bottleneck ($res)"
 [ "$M_RESENT" = 0 ] || vt_fail "$M_RESENT packets sent again ($res)"
