@@ -1093,6 +1093,20 @@ void vroce_net_exit(void)
 }
 
 /**
+ * vroce_qp_peer_is() - is @addr the address @qp's path names?
+ * @qp: a connected (RC or UC) QP in RTR or later
+ * @addr: an address as a GID holds it (IPv4 v4-mapped)
+ *
+ * Return: true when @addr is the QP's destination GID.
+ */
+bool vroce_qp_peer_is(const struct vroce_qp *qp, const struct in6_addr *addr)
+{
+	const union ib_gid *dgid = &qp->attr.ah_attr.grh.dgid;
+
+	return ipv6_addr_equal(addr, (const struct in6_addr *)dgid->raw);
+}
+
+/**
  * vroce_pkt_from_peer() - did an RC/UC packet come from its QP's peer?
  * @pkt: a received packet for @qp
  * @qp: a connected (RC or UC) QP in RTR or later
@@ -1106,10 +1120,7 @@ void vroce_net_exit(void)
  */
 bool vroce_pkt_from_peer(const struct vroce_pkt *pkt, struct vroce_qp *qp)
 {
-	const union ib_gid *dgid = &qp->attr.ah_attr.grh.dgid;
-
-	if (likely(ipv6_addr_equal(&pkt->saddr,
-				   (const struct in6_addr *)dgid->raw)))
+	if (likely(vroce_qp_peer_is(qp, &pkt->saddr)))
 		return true;
 	vroce_counter_inc(pkt->vdev, VROCE_CNT_RX_ADDR_MISMATCH);
 	return false;

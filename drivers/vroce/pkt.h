@@ -155,6 +155,7 @@ __be16 vroce_pkt_sport(u32 entropy);
 
 /* Receive dispatch (the engines; resp.c for requests, comp.c for responses). */
 bool vroce_pkt_from_peer(const struct vroce_pkt *pkt, struct vroce_qp *qp);
+bool vroce_qp_peer_is(const struct vroce_qp *qp, const struct in6_addr *addr);
 void vroce_resp_rcv(struct vroce_pkt *pkt);
 void vroce_comp_rcv(struct vroce_pkt *pkt);
 

@@ -42,11 +42,8 @@ struct vroce_cc_advice_all {
 static bool vroce_cc_advice_one(struct vroce_qp *qp, void *arg)
 {
 	const struct vroce_cc_advice_all *a = arg;
-	const union ib_gid *dgid = &qp->attr.ah_attr.grh.dgid;
 
-	if (!vroce_cc_rp_takes(qp) ||
-	    !ipv6_addr_equal(&a->pkt->saddr,
-			     (const struct in6_addr *)dgid->raw))
+	if (!vroce_cc_rp_takes(qp) || !vroce_qp_peer_is(qp, &a->pkt->saddr))
 		return false;
 	vroce_cc_advice_apply(qp, a->adv);
 	return true;
